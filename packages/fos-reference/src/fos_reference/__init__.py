@@ -1,0 +1,26 @@
+"""fos-reference: the exact pure-PyTorch four-over-six NVFP4 quantizer.
+
+This package is SPEC.md in code and the bitwise oracle for every faster
+implementation: same bits on CPU and CUDA, for every input.
+"""
+
+from .formats import E2M1_MAGNITUDES, E4M3_MAX, e2m1_decode, e2m1_encode, e4m3_saturate
+from .quantize import FLT_MAX, dequantize, global_encode_scale, nan_amax, quantize
+from .validation import check_dequantize_args, check_quantize_args
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "E2M1_MAGNITUDES",
+    "E4M3_MAX",
+    "FLT_MAX",
+    "check_dequantize_args",
+    "check_quantize_args",
+    "dequantize",
+    "e2m1_decode",
+    "e2m1_encode",
+    "e4m3_saturate",
+    "global_encode_scale",
+    "nan_amax",
+    "quantize",
+]

@@ -1,0 +1,127 @@
+"""Argument checks shared by every layer, so all entry points fail alike.
+
+Each check raises ``TypeError`` (wrong type or dtype) or ``ValueError`` (wrong
+value, shape or device) naming the argument, what was expected and what came.
+None of them reads tensor values, so they never synchronize a GPU.
+"""
+
+from __future__ import annotations
+
+import torch
+
+BLOCKS = ("1x16", "16x16")
+ERR_MODES = ("mae", "mse")
+SCALE_BOUNDS = (256, 448)
+INPUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
+OUTPUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
+GROUP = 16
+
+
+def check_knobs(block: str, err_mode: str, e4m3_scale_bound: int) -> None:
+    """Check the three mode knobs of ``quantize``."""
+    if not isinstance(block, str) or block not in BLOCKS:
+        raise ValueError(f"block must be one of {BLOCKS}, got {block!r}")
+    if not isinstance(err_mode, str) or err_mode not in ERR_MODES:
+        raise ValueError(f"err_mode must be one of {ERR_MODES}, got {err_mode!r}")
+    check_scale_bound(e4m3_scale_bound)
+
+
+def check_scale_bound(e4m3_scale_bound: int) -> None:
+    """Check ``e4m3_scale_bound`` (the D = 6 * bound of SPEC)."""
+    if isinstance(e4m3_scale_bound, bool) or e4m3_scale_bound not in SCALE_BOUNDS:
+        raise ValueError(
+            f"e4m3_scale_bound must be one of {SCALE_BOUNDS}, got {e4m3_scale_bound!r}"
+        )
+
+
+def _check_tensor(name: str, t: object) -> torch.Tensor:
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
+    return t
+
+
+def check_global_amax(global_amax: torch.Tensor, rows: int, device: torch.device) -> bool:
+    """Check ``global_amax`` and return whether it is a per-row vector.
+
+    Per tensor: a float32 tensor with one element (0-d or any shape of one
+    element). Row-scaled: a float32 vector of shape ``(rows,)``. It must live
+    on the input's device.
+    """
+    _check_tensor("global_amax", global_amax)
+    if global_amax.dtype != torch.float32:
+        raise TypeError(f"global_amax must be float32, got {global_amax.dtype}")
+    if global_amax.device != device:
+        raise ValueError(
+            f"global_amax must be on the input's device {device}, got {global_amax.device}"
+        )
+    if global_amax.numel() == 1:
+        return False  # per tensor (with one row, both readings give the same bits)
+    if global_amax.dim() == 1 and global_amax.shape[0] == rows:
+        return True
+    raise ValueError(
+        "global_amax must hold one element (per tensor) or have shape "
+        f"({rows},) (one per row), got shape {tuple(global_amax.shape)}"
+    )
+
+
+def check_quantize_args(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    block: str,
+    err_mode: str,
+    e4m3_scale_bound: int,
+) -> bool:
+    """Check every ``quantize`` argument; return whether the amax is per row."""
+    _check_tensor("x", x)
+    if x.dtype not in INPUT_DTYPES:
+        raise TypeError(f"x must have dtype in {INPUT_DTYPES}, got {x.dtype}")
+    if x.dim() != 2:
+        raise ValueError(f"x must be 2-D (rows, cols), got shape {tuple(x.shape)}")
+    rows, cols = x.shape
+    if cols % GROUP != 0:
+        raise ValueError(f"x's column count must be a multiple of {GROUP}, got {cols}")
+    check_knobs(block, err_mode, e4m3_scale_bound)
+    if block == "16x16" and rows % GROUP != 0:
+        raise ValueError(
+            f"block='16x16' needs a row count that is a multiple of {GROUP}, got {rows}"
+        )
+    row_scaled = check_global_amax(global_amax, rows, x.device)
+    if row_scaled and block == "16x16":
+        raise ValueError("block='16x16' needs a per-tensor global_amax, got one per row")
+    return row_scaled
+
+
+def check_dequantize_args(
+    codes: torch.Tensor,
+    scales: torch.Tensor,
+    global_amax: torch.Tensor,
+    e4m3_scale_bound: int,
+    out_dtype: torch.dtype,
+) -> bool:
+    """Check every ``dequantize`` argument; return whether the amax is per row."""
+    _check_tensor("codes", codes)
+    _check_tensor("scales", scales)
+    if codes.dtype != torch.uint8:
+        raise TypeError(f"codes must be uint8, got {codes.dtype}")
+    if scales.dtype != torch.float8_e4m3fn:
+        raise TypeError(f"scales must be float8_e4m3fn, got {scales.dtype}")
+    if codes.dim() != 2:
+        raise ValueError(f"codes must be 2-D (rows, cols / 2), got shape {tuple(codes.shape)}")
+    rows, half_cols = codes.shape
+    if half_cols % (GROUP // 2) != 0:
+        raise ValueError(
+            f"codes' column count must be a multiple of {GROUP // 2}, got {half_cols}"
+        )
+    expected = (rows, half_cols * 2 // GROUP)
+    if tuple(scales.shape) != expected:
+        raise ValueError(
+            f"scales must have shape {expected} to match codes, got {tuple(scales.shape)}"
+        )
+    if scales.device != codes.device:
+        raise ValueError(
+            f"scales must be on codes' device {codes.device}, got {scales.device}"
+        )
+    check_scale_bound(e4m3_scale_bound)
+    if out_dtype not in OUTPUT_DTYPES:
+        raise TypeError(f"out_dtype must be one of {OUTPUT_DTYPES}, got {out_dtype}")
+    return check_global_amax(global_amax, rows, codes.device)

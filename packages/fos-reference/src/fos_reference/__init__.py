@@ -5,7 +5,14 @@ implementation: same bits on CPU and CUDA, for every input.
 """
 
 from .formats import E2M1_MAGNITUDES, E4M3_MAX, e2m1_decode, e2m1_encode, e4m3_saturate
-from .quantize import FLT_MAX, dequantize, global_encode_scale, nan_amax, quantize
+from .quantize import (
+    FLT_MAX,
+    dequantize,
+    global_encode_scale,
+    nan_amax,
+    quantize,
+    quantize_with_choice,
+)
 from .validation import check_dequantize_args, check_quantize_args
 
 __version__ = "0.1.0"
@@ -23,4 +30,5 @@ __all__ = [
     "global_encode_scale",
     "nan_amax",
     "quantize",
+    "quantize_with_choice",
 ]

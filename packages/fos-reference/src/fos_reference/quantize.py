@@ -73,6 +73,21 @@ def quantize(
     ``codes`` uint8 (R, C/2), element 2j in the low nibble, and ``scales``
     float8_e4m3fn (R, C/16); a 16x16 tile repeats its scale on its 16 rows.
     """
+    codes, scales, _ = quantize_with_choice(
+        x, global_amax, block=block, err_mode=err_mode, e4m3_scale_bound=e4m3_scale_bound
+    )
+    return codes, scales
+
+
+def quantize_with_choice(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``quantize`` plus which candidate each group kept: bool (R, C/16), True = map-to-4."""
     check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
     rows, cols = x.shape
     dev = x.device
@@ -127,7 +142,7 @@ def quantize(
     scales = torch.where(pick4, sc4.view(torch.uint8), sc6.view(torch.uint8))
     code = torch.where(pick4.unsqueeze(2), code4, code6).reshape(rows, cols)
     codes = code[:, 0::2] | (code[:, 1::2] << 4)
-    return codes, scales.view(torch.float8_e4m3fn)
+    return codes, scales.view(torch.float8_e4m3fn), pick4
 
 
 def dequantize(

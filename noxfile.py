@@ -11,7 +11,7 @@ import os
 
 import nox
 
-nox.options.sessions = ["lint", "tests-reference"]
+nox.options.sessions = ["lint", "tests-reference", "tests-op"]
 nox.options.reuse_venv = "yes"
 
 TORCH = os.environ.get("FOS_TORCH_SPEC", "torch")

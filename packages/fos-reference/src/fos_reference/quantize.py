@@ -46,7 +46,7 @@ def nan_amax(x: torch.Tensor, dim: int | None = None) -> torch.Tensor:
     m = torch.where(torch.isnan(m), torch.zeros_like(m), m)
     if dim is None:
         m, dim = m.reshape(-1), 0
-    start = m.new_zeros(m.shape[:dim] + (1,) + m.shape[dim + 1 :])
+    start = m.new_zeros((*m.shape[:dim], 1, *m.shape[dim + 1 :]))
     return torch.cat((start, m), dim=dim).amax(dim=dim)
 
 

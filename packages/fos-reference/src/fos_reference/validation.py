@@ -109,18 +109,14 @@ def check_dequantize_args(
         raise ValueError(f"codes must be 2-D (rows, cols / 2), got shape {tuple(codes.shape)}")
     rows, half_cols = codes.shape
     if half_cols % (GROUP // 2) != 0:
-        raise ValueError(
-            f"codes' column count must be a multiple of {GROUP // 2}, got {half_cols}"
-        )
+        raise ValueError(f"codes' column count must be a multiple of {GROUP // 2}, got {half_cols}")
     expected = (rows, half_cols * 2 // GROUP)
     if tuple(scales.shape) != expected:
         raise ValueError(
             f"scales must have shape {expected} to match codes, got {tuple(scales.shape)}"
         )
     if scales.device != codes.device:
-        raise ValueError(
-            f"scales must be on codes' device {codes.device}, got {scales.device}"
-        )
+        raise ValueError(f"scales must be on codes' device {codes.device}, got {scales.device}")
     check_scale_bound(e4m3_scale_bound)
     if out_dtype not in OUTPUT_DTYPES:
         raise TypeError(f"out_dtype must be one of {OUTPUT_DTYPES}, got {out_dtype}")

@@ -1,0 +1,84 @@
+"""Which implementation runs: the CuTe DSL kernel or the reference.
+
+The decision reads only metadata (device, its arch, dtype, knobs) and whether
+``fos_cutedsl`` imports, which is found out once per process. So it is the
+same under FakeTensor tracing as in eager mode, and it costs no GPU sync.
+Layout is not part of it: the op copies a non-contiguous or misaligned input
+before the kernel instead of falling back.
+
+Strict mode (``strict=True`` or ``FOS_STRICT=1``) raises where the reference
+would otherwise run for a CUDA input.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from types import ModuleType
+
+import torch
+
+KERNEL = "cutedsl"
+REFERENCE = "reference"
+MIN_CAPABILITY = (9, 0)
+KERNEL_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
+
+
+class FallbackError(RuntimeError):
+    """Strict mode: a CUDA input would have fallen back to the reference."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The path a call takes and why, in words a user can act on."""
+
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+@functools.cache
+def cutedsl() -> tuple[ModuleType | None, str]:
+    """Import ``fos_cutedsl`` once; return it (or None) and why not."""
+    try:
+        import fos_cutedsl
+    except ImportError as exc:
+        return None, f"fos-cutedsl is not usable ({exc}); pip install 'fos-op[cutedsl]'"
+    return fos_cutedsl, ""
+
+
+@functools.cache
+def _capability(index: int) -> tuple[int, int]:
+    return torch.cuda.get_device_capability(index)
+
+
+def strict_from_env() -> bool:
+    """``FOS_STRICT=1`` turns every fallback of a CUDA input into an error."""
+    return os.environ.get("FOS_STRICT", "") not in ("", "0")
+
+
+def decide(x: torch.Tensor) -> Decision:
+    """Pick the path for a quantize of ``x`` (arguments already validated)."""
+    if x.device.type != "cuda":
+        return Decision(REFERENCE, f"input is on {x.device.type}, the kernel needs CUDA")
+    if x.dtype not in KERNEL_DTYPES:
+        return Decision(REFERENCE, f"the kernel does not take {x.dtype}")
+    index = x.device.index if x.device.index is not None else torch.cuda.current_device()
+    capability = _capability(index)
+    if capability < MIN_CAPABILITY:
+        return Decision(REFERENCE, f"cuda:{index} is sm_{capability[0]}{capability[1]} < sm_90")
+    module, why = cutedsl()
+    if module is None:
+        return Decision(REFERENCE, why)
+    if x.numel() == 0:
+        return Decision(REFERENCE, "empty input: nothing to launch")
+    return Decision(KERNEL, f"CUDA sm_{capability[0]}{capability[1]}, {x.dtype}, kernel available")
+
+
+def enforce(decision: Decision, x: torch.Tensor, strict: bool) -> None:
+    """Raise ``FallbackError`` in strict mode when a CUDA input falls back."""
+    if strict and decision.path != KERNEL and x.device.type == "cuda" and x.numel() > 0:
+        raise FallbackError(f"strict mode: would fall back to the reference ({decision.reason})")

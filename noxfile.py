@@ -70,3 +70,10 @@ def demo(session: nox.Session) -> None:
     session.install(TORCH)
     session.install(REFERENCE)
     session.run("python", "-m", "fos_reference.demo", *session.posargs)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """The roofline benchmark (bench/bench.py); on a machine without a GPU, CPU reference rows."""
+    _install(session, REFERENCE, OP, "tqdm", "matplotlib")
+    session.run("python", "bench/bench.py", *session.posargs)

@@ -1,0 +1,112 @@
+"""``quantize`` and ``can_run``: the kernel behind the reference's signature."""
+
+from __future__ import annotations
+
+import torch
+
+from fos_reference.validation import check_quantize_args
+
+from .cache import CompileCache, VariantKey
+
+try:
+    from .kernel import compile_quantize
+except ImportError as exc:  # CuTe DSL (or its CUDA bindings) missing
+    compile_quantize = None
+    _IMPORT_ERROR: str = f"CuTe DSL is not importable: {exc}"
+else:
+    _IMPORT_ERROR = ""
+
+_DTYPE_NAMES = {torch.bfloat16: "bfloat16", torch.float16: "float16", torch.float32: "float32"}
+_MIN_CAPABILITY = (9, 0)
+_MAX_BLOCKS = 2**31 - 1
+_THREADS = 256
+
+#: The process-wide compile cache (one binary per ``VariantKey``).
+CACHE = CompileCache(compile_quantize) if compile_quantize is not None else None
+
+
+def arch_of(device: torch.device) -> str:
+    """CuTe DSL arch string for a CUDA device: ``sm_90a`` for an H100/H200."""
+    major, minor = torch.cuda.get_device_capability(device)
+    return f"sm_{major}{minor}a"
+
+
+def _why_not(x, global_amax, block, err_mode, e4m3_scale_bound) -> str:
+    """Empty string when the kernel can run, else the first reason it cannot."""
+    row_scaled = check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
+    if _IMPORT_ERROR:
+        return _IMPORT_ERROR
+    if x.device.type != "cuda":
+        return f"x is on {x.device.type}, the kernel needs a CUDA tensor"
+    if not torch.cuda.is_available():
+        return "CUDA is not available"
+    capability = torch.cuda.get_device_capability(x.device)
+    if capability < _MIN_CAPABILITY:
+        return f"{x.device} is sm_{capability[0]}{capability[1]}, the kernel needs sm_90 or newer"
+    if x.dtype not in _DTYPE_NAMES:
+        return f"the kernel does not take {x.dtype}"
+    if not x.is_contiguous():
+        return "x is not contiguous"
+    if x.data_ptr() % 16 != 0:
+        return "x's data pointer is not 16-byte aligned"
+    if row_scaled and global_amax.stride() != (1,):
+        return "the row global_amax vector is not contiguous"
+    blocks = (x.numel() // 16 + _THREADS - 1) // _THREADS
+    if blocks > _MAX_BLOCKS:
+        return f"x has {x.numel()} elements, more than one launch covers"
+    return ""
+
+
+def can_run(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+) -> tuple[bool, str]:
+    """Whether ``quantize`` can run these arguments here, and if not, why.
+
+    Never raises: invalid arguments give ``(False, "invalid arguments: ...")``
+    (``quantize`` raises the reference's ``TypeError``/``ValueError`` for them).
+    """
+    try:
+        why = _why_not(x, global_amax, block, err_mode, e4m3_scale_bound)
+    except (TypeError, ValueError) as exc:
+        return False, f"invalid arguments: {exc}"
+    return (False, why) if why else (True, "ok")
+
+
+def quantize(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Four-over-six NVFP4 quantize on the GPU, bit-identical to ``fos_reference.quantize``.
+
+    Same arguments and results: ``codes`` uint8 (R, C/2) and ``scales``
+    float8_e4m3fn (R, C/16). Raises the reference's ``TypeError``/``ValueError``
+    for invalid arguments and ``RuntimeError`` when ``can_run`` says no.
+    """
+    why = _why_not(x, global_amax, block, err_mode, e4m3_scale_bound)
+    if why:
+        raise RuntimeError(f"fos_cutedsl.quantize cannot run: {why}")
+    rows, cols = x.shape
+    row_scaled = global_amax.numel() != 1
+    codes = torch.empty((rows, cols // 2), dtype=torch.uint8, device=x.device)
+    scales = torch.empty((rows, cols // 16), dtype=torch.uint8, device=x.device)
+    if x.numel() == 0:
+        return codes, scales.view(torch.float8_e4m3fn)
+    # Canonical strides (a size-1 dim may carry any stride in a contiguous tensor).
+    x = x.as_strided((rows, cols), (cols, 1))
+    amax = global_amax.as_strided((rows,), (1,)) if row_scaled else global_amax.reshape(1)
+    amax = amax.as_strided((amax.shape[0],), (1,))
+    key = VariantKey(
+        _DTYPE_NAMES[x.dtype], block, err_mode, int(e4m3_scale_bound), row_scaled, arch_of(x.device)
+    )
+    with torch.cuda.device(x.device):
+        CACHE.get(key)(x, amax, codes, scales)
+    return codes, scales.view(torch.float8_e4m3fn)

@@ -1,0 +1,122 @@
+"""Compile every kernel variant for one arch (no GPU needed) and audit its PTX.
+
+    python -m fos_cutedsl.check --arch sm_90a [--dump-dir DIR]
+
+For each variant the PTX must hold ``div.rn.f32`` and
+``cvt.rn.satfinite.e4m3x2.f32``; ``cvt.rn.satfinite.e2m1x2.f32`` exactly on
+SM100+ targets; no ``.ftz``, no approximate instruction (``div.approx``,
+``div.full``, ``rcp.approx``, any ``.approx``) and no ``fma``/``mad`` on
+floats at all: every multiply and add is pinned by inline PTX, so a fused
+multiply-add can only come from compiler contraction. The thread index must
+be widened to 64 bits before it forms an address. Exits non-zero on any
+failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .cache import VariantKey
+
+DTYPES = ("bfloat16", "float16", "float32")
+ERR_MODES = ("mae", "mse")
+BOUNDS = (256, 448)
+# (block, row_scaled): 16x16 takes a per-tensor amax only.
+LAYOUTS = (("1x16", False), ("1x16", True), ("16x16", False))
+
+_FORBIDDEN = {
+    "ftz": re.compile(r"\.ftz\b"),
+    "approx": re.compile(r"\.approx\b"),
+    "div.full": re.compile(r"\bdiv\.full\b"),
+    "fma": re.compile(r"\bfma\.[a-z0-9.]*f(16|32|64)"),
+    "mad.f": re.compile(r"\bmad\.[a-z0-9.]*f(16|32|64)"),
+}
+_COUNTED = {
+    "div.rn.f32": re.compile(r"\bdiv\.rn\.f32\b"),
+    "mul.rn.f32": re.compile(r"\bmul\.rn\.f32\b"),
+    "add.rn.f32": re.compile(r"\badd\.rn\.f32\b"),
+    "e4m3x2": re.compile(r"\bcvt\.rn\.satfinite\.e4m3x2\.f32\b"),
+    "e2m1x2": re.compile(r"\bcvt\.rn\.satfinite\.e2m1x2\.f32\b"),
+    "shfl": re.compile(r"\bshfl\.sync\b"),
+    "ld.v4": re.compile(r"\bld\.global\.v4\."),
+}
+# ctaid.x * 256 widened to 64 bits before it is added to the thread index.
+_WIDE_INDEX = re.compile(r"\bmul\.wide\.u32\s+%rd\d+,\s*%r\d+,\s*256;")
+_NARROW_GLOBAL = re.compile(r"\b(ld|st)\.global[^\[]*\[%r\d+")
+
+
+def variants(arch: str) -> list[VariantKey]:
+    """Every variant ``quantize`` can ask for on ``arch``."""
+    return [
+        VariantKey(dtype, block, err, bound, row_scaled, arch)
+        for dtype, (block, row_scaled), err, bound in itertools.product(
+            DTYPES, LAYOUTS, ERR_MODES, BOUNDS
+        )
+    ]
+
+
+def has_hw_fp4(arch: str) -> bool:
+    """Whether ``arch`` (``sm_XYa``) has the FP4 conversions (SM100 and newer)."""
+    return int(re.match(r"sm_(\d+)", arch).group(1)) >= 100
+
+
+def audit_ptx(ptx: str, arch: str) -> tuple[list[str], dict[str, int]]:
+    """Audit one variant's PTX: return (failures, instruction counts)."""
+    counts = {name: len(rx.findall(ptx)) for name, rx in _COUNTED.items()}
+    failures = [f"forbidden {name}" for name, rx in _FORBIDDEN.items() if rx.search(ptx)]
+    if counts["div.rn.f32"] == 0:
+        failures.append("no div.rn.f32")
+    if counts["e4m3x2"] == 0:
+        failures.append("no cvt.rn.satfinite.e4m3x2.f32")
+    if has_hw_fp4(arch) and counts["e2m1x2"] == 0:
+        failures.append(f"no cvt.rn.satfinite.e2m1x2.f32 on {arch}")
+    if not has_hw_fp4(arch) and counts["e2m1x2"] != 0:
+        failures.append(f"e2m1x2 conversion on {arch}")
+    if not _WIDE_INDEX.search(ptx):
+        failures.append("block offset not widened to 64 bits (mul.wide.u32 ctaid*256)")
+    if _NARROW_GLOBAL.search(ptx):
+        failures.append("global access through a 32-bit address register")
+    return failures, counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arch", required=True, help="sm_90a, sm_100a, ...")
+    parser.add_argument("--dump-dir", help="keep each variant's PTX here")
+    args = parser.parse_args(argv)
+
+    from .kernel import compile_quantize
+
+    start = time.perf_counter()
+    failed = 0
+    keys = variants(args.arch)
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = Path(args.dump_dir or tmp)
+        dump.mkdir(parents=True, exist_ok=True)
+        for key in keys:
+            t0 = time.perf_counter()
+            fn = compile_quantize(*key, extra_options=f"--keep-ptx --dump-dir {dump}")
+            ptx = fn.__ptx__ or ""
+            failures, counts = audit_ptx(ptx, args.arch)
+            name = f"{key.dtype}-{key.block}-{key.err_mode}-{key.bound}" + (
+                "-row" if key.row_scaled else ""
+            )
+            if args.dump_dir:
+                (dump / f"{name}.{args.arch}.ptx").write_text(ptx)
+            status = "FAIL " + "; ".join(failures) if failures else "ok"
+            summary = " ".join(f"{k}={v}" for k, v in counts.items())
+            print(f"{name:32s} {time.perf_counter() - t0:5.1f}s {summary}  {status}", flush=True)
+            failed += bool(failures)
+    total = time.perf_counter() - start
+    print(f"{args.arch}: {len(keys) - failed}/{len(keys)} variants pass ({total:.0f}s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,255 @@
+"""Four-over-six NVFP4 quantize in CuTe DSL: bit-identical to ``fos_reference``.
+
+Bitwise contract (SPEC.md). Every float32 operation is one pinned PTX
+instruction from ``pinned`` (``div.rn``, ``mul.rn``, ``add.rn``, ``sub.rn``,
+NaN-dropping ``min``/``max``, no ``.ftz``, no approximations, no compiler
+contracted ``fma``), applied in SPEC's order:
+
+1. ``s = min(D / gamax, FLT_MAX)``, 1 when gamax or s is 0; ``s_dec = 1 / s``.
+2. Block amax: NaN-dropping ``max.f32`` of ``|x_i|`` from 0, in element order;
+   a 16x16 tile then combines its 16 row amaxes with ``shfl.bfly`` 8, 4, 2, 1
+   (max is exact, so the order does not matter).
+3. ``base = (a / 6) * s``; ``c6 = min(base, 448)``, ``c4 = min(base * 1.5, 448)``;
+   both go through one ``cvt.rn.satfinite.e4m3x2.f32`` and decode exactly.
+4. ``inv_k = min(1 / (f_k * s_dec), FLT_MAX)``; ``q_i = x_i * inv_k``.
+5. E2M1 codes: on SM90 a compare-count encoder (NaN -> 0x7, sign of q kept)
+   and a bit-built decode; on SM100+ ``cvt.rn.satfinite.e2m1x2.f32`` and
+   ``cvt.rn.f16x2.e2m1x2`` (chosen at trace time from the target arch).
+6. Row error: ``val = ((dq * f) * gamax) / D``, ``d = val - x``, accumulated for
+   i = 0..15 in order as ``err + |d|`` (mae) or ``err + d * d`` (mse).
+7. 16x16: the 16 row errors fold with ``shfl.bfly`` 8, 4, 2, 1 and ``add.rn``;
+   lane ``i`` adds ``e_i`` and ``e_(i^8)``, then 4, 2, 1, which equals SPEC's
+   ``(((e0+e8)+(e4+e12))+...)`` bit for bit because IEEE addition commutes.
+8. Map-to-4 only when ``err4 < err6`` (ordered: ties and NaN pick map-to-6).
+
+Tiling. 256 threads per CTA over a 1-D grid. 1x16: thread ``t`` owns group
+``t`` (elements ``[16t, 16t+16)``, code bytes ``[8t, 8t+8)``, scale byte
+``t``), read with 16-byte vector loads and written with one 8-byte store.
+16x16: a half-warp owns one tile, lane ``r`` its row ``r``. Threads past the
+end re-read the last group and skip their stores, so every lane reaches the
+shuffles. All addresses are computed in 64-bit integers (tensors over 2^31
+elements are fine).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cutlass
+import cutlass.cute as cute
+from cuda.bindings.driver import CUstream
+from cutlass import Float32, Int32, Int64, Uint8, Uint32
+from cutlass.base_dsl import BaseDSL
+from cutlass.base_dsl.enums import Arch
+
+from . import pinned as pin
+
+GROUP = 16
+FLT_MAX = 3.4028234663852886e38  # largest finite float32
+
+_DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
+
+
+@dataclass(frozen=True)
+class QuantizeConfig:
+    """Compile-time knobs of one kernel variant (one compiled binary each)."""
+
+    dtype: str  # "bfloat16" | "float16" | "float32"
+    block: str  # "1x16" | "16x16"
+    err_mode: str  # "mae" | "mse"
+    bound: int  # 256 | 448
+    row_scaled: bool
+    threads: int = 256
+
+    @property
+    def element(self) -> type:
+        return _DTYPES[self.dtype]
+
+    @property
+    def d(self) -> float:
+        return 6.0 * self.bound
+
+
+class QuantizeKernel:
+    """Host launcher and device kernel for one ``QuantizeConfig``."""
+
+    def __init__(self, config: QuantizeConfig):
+        self.cfg = config
+
+    @cute.jit
+    def __call__(
+        self,
+        mX: cute.Tensor,  # (R, C) bf16/f16/f32, row-major
+        mAmax: cute.Tensor,  # (1,) or (R,) float32
+        mCodes: cute.Tensor,  # (R, C/2) uint8
+        mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
+        stream: CUstream,
+    ):
+        rows = Int64(mX.shape[0])
+        groups_per_row = Int64(mX.shape[1]) // GROUP
+        total = rows * groups_per_row  # one thread per 1x16 group
+        threads = self.cfg.threads
+        blocks = Int32((total + (threads - 1)) // threads)
+        self.kernel(mX, mAmax, mCodes, mScales, groups_per_row, total).launch(
+            grid=[blocks, 1, 1], block=[threads, 1, 1], stream=stream
+        )
+
+    @cute.kernel
+    def kernel(
+        self,
+        mX: cute.Tensor,
+        mAmax: cute.Tensor,
+        mCodes: cute.Tensor,
+        mScales: cute.Tensor,
+        groups_per_row: Int64,
+        total: Int64,
+    ):
+        cfg = self.cfg
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        u = Int64(bidx) * cfg.threads + Int64(tidx)
+        in_range = u < total
+        # Past the end: redo the last group (valid memory), store nothing.
+        u = cutlass.min(u, total - 1)
+        if cutlass.const_expr(cfg.block == "16x16"):
+            tile = u >> 4  # a half-warp per 16x16 tile
+            tile_row = tile // groups_per_row
+            col_group = tile - tile_row * groups_per_row
+            row = tile_row * GROUP + (u & (GROUP - 1))
+            t = row * groups_per_row + col_group
+        else:
+            t = u
+
+        # ---- load 16 elements: (16,) at element offset 16 t, 16-byte vectors
+        elem_bytes = cfg.element.width // 8
+        x_addr = mX.iterator.toint() + t * (GROUP * elem_bytes)
+        x_ptr = cute.make_ptr(cfg.element, x_addr, cute.AddressSpace.gmem, assumed_align=16)
+        gX = cute.make_tensor(x_ptr, cute.make_layout(GROUP))  # (16,)
+        rX = cute.make_rmem_tensor((GROUP,), cfg.element)
+        cute.autovec_copy(gX, rX)
+        xv = rX.load().to(Float32)
+        x = [xv[i] for i in range(GROUP)]
+
+        # ---- step 1: global scale
+        gamax = mAmax[t // groups_per_row] if cutlass.const_expr(cfg.row_scaled) else mAmax[0]
+        d = Float32(cfg.d)
+        s = pin.global_scale(gamax, d)
+        s_dec = pin.div_rn(Float32(1.0), s)
+
+        # ---- step 2: block amax (NaN-dropping, from 0)
+        a = Float32(0.0)
+        for i in cutlass.range_constexpr(GROUP):
+            a = pin.fmax(a, pin.abs_f32(x[i]))
+        if cutlass.const_expr(cfg.block == "16x16"):
+            for off in (8, 4, 2, 1):
+                a = pin.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
+
+        # ---- step 3: candidate scales, one cvt for both (c4 upper byte, c6 lower)
+        base = pin.mul_rn(pin.div_rn(a, Float32(6.0)), s)
+        c6 = pin.fmin(base, Float32(448.0))
+        c4 = pin.fmin(pin.mul_rn(base, Float32(1.5)), Float32(448.0))
+        pair = pin.cvt_e4m3x2(c4, c6)
+        f4, f6 = pin.e4m3x2_to_f32(pair)
+
+        words4, err4 = _candidate(cfg, x, f4, s_dec, gamax, d)
+        words6, err6 = _candidate(cfg, x, f6, s_dec, gamax, d)
+
+        # ---- step 7: 16x16 tiles fold their 16 row errors by 8, 4, 2, 1
+        if cutlass.const_expr(cfg.block == "16x16"):
+            for off in (8, 4, 2, 1):
+                err4 = pin.add_rn(err4, cute.arch.shuffle_sync_bfly(err4, offset=off))
+                err6 = pin.add_rn(err6, cute.arch.shuffle_sync_bfly(err6, offset=off))
+
+        # ---- step 8: select and store
+        pick4 = pin.less_mask(err4, err6)  # all ones: map-to-4
+        keep6 = pick4 ^ -1
+        word0 = (words4[0] & pick4) | (words6[0] & keep6)
+        word1 = (words4[1] & pick4) | (words6[1] & keep6)
+        scale = ((pair >> 8) & pick4) | (pair & keep6)
+        if in_range:
+            c_addr = mCodes.iterator.toint() + t * (GROUP // 2)
+            c_ptr = cute.make_ptr(Uint32, c_addr, cute.AddressSpace.gmem, assumed_align=8)
+            gC = cute.make_tensor(c_ptr, cute.make_layout(2))  # (2,) words = 8 bytes
+            rC = cute.make_rmem_tensor((2,), Uint32)
+            rC[0] = Uint32(word0)
+            rC[1] = Uint32(word1)
+            cute.autovec_copy(rC, gC)
+            s_ptr = cute.make_ptr(
+                Uint8, mScales.iterator.toint() + t, cute.AddressSpace.gmem, assumed_align=1
+            )
+            gS = cute.make_tensor(s_ptr, cute.make_layout(1))
+            gS[0] = Uint8(scale & 0xFF)
+
+
+def _candidate(cfg, x, f, s_dec, gamax, d):
+    """Steps 4-6 for one candidate scale ``f``: packed codes (two words) and error."""
+    inv = pin.fmin(pin.div_rn(Float32(1.0), pin.mul_rn(f, s_dec)), Float32(FLT_MAX))
+    q = [pin.mul_rn(x[i], inv) for i in range(GROUP)]
+    hw_fp4 = BaseDSL._get_dsl().get_arch_enum() >= Arch.sm_100
+    words = []
+    dq = []
+    if cutlass.const_expr(hw_fp4):
+        for w in range(2):
+            word = pin.cvt_e2m1x8(*q[8 * w : 8 * w + 8])
+            words.append(word)
+            for b in range(4):
+                lo, hi = pin.e2m1x2_to_f32(word, b)
+                dq.extend((lo, hi))
+    else:
+        for w in range(2):
+            word = Int32(0)
+            for j in range(8):
+                code = pin.e2m1_encode_sw(q[8 * w + j])
+                dq.append(pin.e2m1_decode_sw(code))
+                word = word | (code << (4 * j))
+            words.append(word)
+    err = Float32(0.0)
+    for i in range(GROUP):
+        val = pin.div_rn(pin.mul_rn(pin.mul_rn(dq[i], f), gamax), d)
+        diff = pin.sub_rn(val, x[i])
+        if cutlass.const_expr(cfg.err_mode == "mae"):
+            err = pin.add_rn(err, pin.abs_f32(diff))
+        else:
+            err = pin.add_rn(err, pin.mul_rn(diff, diff))
+    return words, err
+
+
+def compile_quantize(
+    dtype: str,
+    block: str,
+    err_mode: str,
+    bound: int,
+    row_scaled: bool,
+    arch: str,
+    extra_options: str = "",
+):
+    """Compile one variant once, against fake tensors with symbolic sizes.
+
+    The result is called positionally with torch tensors
+    ``(x, global_amax (1,) or (R,), codes uint8, scales uint8)`` and runs on
+    the current CUDA stream; one binary serves every shape. ``x`` must be
+    contiguous with a 16-byte-aligned base; the codes and scales buffers as
+    ``quantize`` allocates them. ``arch`` is a CuTe DSL arch string such as
+    ``"sm_90a"`` or ``"sm_100a"``; ``extra_options`` are appended to the
+    DSL's compile options (``check`` passes ``--keep-ptx --dump-dir DIR``).
+    """
+    cfg = QuantizeConfig(dtype, block, err_mode, bound, row_scaled)
+    rows = cute.sym_int64()
+    cols = cute.sym_int64(divisibility=GROUP)
+    half_cols = cute.sym_int64(divisibility=GROUP // 2)
+    groups = cute.sym_int64()
+    fake = cute.runtime.make_fake_compact_tensor
+    x = fake(cfg.element, (rows, cols), stride_order=(1, 0), assumed_align=16)
+    amax = fake(Float32, (rows if row_scaled else 1,), assumed_align=4)
+    codes = fake(Uint8, (rows, half_cols), stride_order=(1, 0), assumed_align=16)
+    scales = fake(Uint8, (rows, groups), stride_order=(1, 0), assumed_align=16)
+    stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
+    return cute.compile(
+        QuantizeKernel(cfg),
+        x,
+        amax,
+        codes,
+        scales,
+        stream,
+        options=f"--enable-tvm-ffi --gpu-arch {arch} {extra_options}".strip(),
+    )

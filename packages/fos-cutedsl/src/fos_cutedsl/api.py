@@ -95,18 +95,35 @@ def quantize(
     if why:
         raise RuntimeError(f"fos_cutedsl.quantize cannot run: {why}")
     rows, cols = x.shape
-    row_scaled = global_amax.numel() != 1
     codes = torch.empty((rows, cols // 2), dtype=torch.uint8, device=x.device)
     scales = torch.empty((rows, cols // 16), dtype=torch.uint8, device=x.device)
-    if x.numel() == 0:
-        return codes, scales.view(torch.float8_e4m3fn)
+    if x.numel() != 0:
+        launch(x, global_amax, codes, scales, block, err_mode, e4m3_scale_bound)
+    return codes, scales.view(torch.float8_e4m3fn)
+
+
+def launch(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    codes: torch.Tensor,
+    scales: torch.Tensor,
+    block: str,
+    err_mode: str,
+    e4m3_scale_bound: int,
+) -> None:
+    """Run the kernel into caller-owned ``codes`` and ``scales`` (both uint8).
+
+    No checks beyond ``quantize``'s: the caller has checked ``can_run`` and
+    allocated contiguous (R, C/2) and (R, C/16) uint8 buffers on x's device.
+    """
+    rows, cols = x.shape
+    row_scaled = global_amax.numel() != 1
     # Canonical strides (a size-1 dim may carry any stride in a contiguous tensor).
     x = x.as_strided((rows, cols), (cols, 1))
-    amax = global_amax.as_strided((rows,), (1,)) if row_scaled else global_amax.reshape(1)
+    amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
     amax = amax.as_strided((amax.shape[0],), (1,))
     key = VariantKey(
         _DTYPE_NAMES[x.dtype], block, err_mode, int(e4m3_scale_bound), row_scaled, arch_of(x.device)
     )
     with torch.cuda.device(x.device):
         CACHE.get(key)(x, amax, codes, scales)
-    return codes, scales.view(torch.float8_e4m3fn)

@@ -1,0 +1,54 @@
+"""Contract: ``can_run`` never raises and says why not; ``quantize`` raises clearly.
+
+Runs on any machine: CPU tensors are declined with a reason, invalid
+arguments give the reference's ``TypeError``/``ValueError`` from ``quantize``
+and a ``(False, "invalid arguments: ...")`` from ``can_run``.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import fos_cutedsl
+
+
+def test_cpu_input_is_declined_with_reason():
+    x = torch.randn(16, 32)
+    ok, why = fos_cutedsl.can_run(x, torch.ones(1))
+    assert not ok
+    assert "CUDA" in why or "CuTe DSL" in why
+
+
+def test_quantize_raises_runtime_error_when_declined():
+    with pytest.raises(RuntimeError, match="cannot run"):
+        fos_cutedsl.quantize(torch.randn(16, 32), torch.ones(1))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"block": "8x8"}, ValueError),
+        ({"err_mode": "max"}, ValueError),
+        ({"e4m3_scale_bound": 300}, ValueError),
+    ],
+)
+def test_invalid_knobs(kwargs, error):
+    x, gamax = torch.randn(16, 32), torch.ones(1)
+    ok, why = fos_cutedsl.can_run(x, gamax, **kwargs)
+    assert not ok and why.startswith("invalid arguments")
+    with pytest.raises(error):
+        fos_cutedsl.quantize(x, gamax, **kwargs)
+
+
+def test_invalid_tensors():
+    with pytest.raises(TypeError):
+        fos_cutedsl.quantize(torch.randn(16, 32).to(torch.int32), torch.ones(1))
+    with pytest.raises(ValueError):
+        fos_cutedsl.quantize(torch.randn(16, 30), torch.ones(1))
+    with pytest.raises(ValueError):
+        fos_cutedsl.quantize(torch.randn(8, 32), torch.ones(1), block="16x16")
+    with pytest.raises(TypeError):
+        fos_cutedsl.quantize(torch.randn(16, 32), torch.ones(1, dtype=torch.float64))
+    ok, why = fos_cutedsl.can_run(torch.randn(16, 32), torch.ones(3))
+    assert not ok and "global_amax" in why

@@ -1,0 +1,67 @@
+"""Contract: ``fos_cutedsl.check`` accepts the kernel's PTX and rejects each forbidden form.
+
+The audit rules run on synthetic PTX on any machine; with CuTe DSL
+installed, one real variant per arch is compiled (no GPU needed) and must pass.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fos_cutedsl.check import audit_ptx, variants
+
+GOOD = """
+    mul.wide.u32 	%rd7, %r366, 256;
+    ld.global.v4.b32 	{%r1, %r2, %r3, %r4}, [%rd12];
+    div.rn.f32 %r5, %r6, %r7;
+    { .reg .b16 t; cvt.rn.satfinite.e4m3x2.f32 t, %r47, %r48; cvt.u32.u16 %r49, t; }
+"""
+E2M1 = "cvt.rn.satfinite.e2m1x2.f32 b0, %r1, %r2;\n"
+
+
+def test_good_ptx_passes():
+    assert audit_ptx(GOOD, "sm_90a")[0] == []
+    assert audit_ptx(GOOD + E2M1, "sm_100a")[0] == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "arch", "expect"),
+    [
+        ("fma.rn.f32 %r1, %r2, %r3, %r4;\n", "sm_90a", "forbidden fma"),
+        ("add.ftz.f32 %r1, %r2, %r3;\n", "sm_90a", "forbidden ftz"),
+        ("div.approx.f32 %r1, %r2, %r3;\n", "sm_90a", "forbidden approx"),
+        ("div.full.f32 %r1, %r2, %r3;\n", "sm_90a", "forbidden div.full"),
+        ("rcp.approx.ftz.f32 %r1, %r2;\n", "sm_90a", "forbidden approx"),
+        (E2M1, "sm_90a", "e2m1x2 conversion on sm_90a"),
+        ("ld.global.b32 %r1, [%r2];\n", "sm_90a", "32-bit address"),
+    ],
+)
+def test_forbidden_forms_fail(extra, arch, expect):
+    failures, _ = audit_ptx(GOOD + extra, arch)
+    assert any(expect in f for f in failures), failures
+
+
+def test_missing_instructions_fail():
+    assert "no div.rn.f32" in audit_ptx(GOOD.replace("div.rn.f32", "mov.b32"), "sm_90a")[0]
+    assert any("e2m1x2" in f for f in audit_ptx(GOOD, "sm_100a")[0])
+    narrow = GOOD.replace("mul.wide.u32", "mul.lo.u32")
+    assert any("64 bits" in f for f in audit_ptx(narrow, "sm_90a")[0])
+
+
+def test_variant_list_covers_every_knob():
+    keys = variants("sm_90a")
+    assert len(keys) == 36 and len(set(keys)) == 36
+    assert not any(k.block == "16x16" and k.row_scaled for k in keys)
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+def test_real_variant_compiles_clean(arch, tmp_path):
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.kernel import compile_quantize
+
+    fn = compile_quantize(
+        "bfloat16", "16x16", "mse", 256, False, arch, f"--keep-ptx --dump-dir {tmp_path}"
+    )
+    failures, counts = audit_ptx(fn.__ptx__, arch)
+    assert failures == []
+    assert counts["shfl"] == 12

@@ -1,0 +1,98 @@
+"""Contract: ``fos_cutedsl.quantize`` writes the bits ``fos_reference.quantize`` returns.
+
+For every compiled variant (3 dtypes x {1x16 per-tensor, 1x16 row-scaled,
+16x16} x 2 error modes x 2 scale bounds), every input kind of
+``cutedsl_cases.KINDS`` and five tile-edge shapes, the kernel's codes and
+scale bytes equal the reference's, computed on the same CUDA tensors. The
+output buffers are poisoned with 0xAB first, so a byte the kernel forgets to
+write shows up. Skips, with the reason, without an sm_90+ GPU and CuTe DSL.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+import torch
+from cutedsl_cases import KINDS, make_case, shapes, variants
+from cutedsl_gpu import skip_reason
+
+import fos_cutedsl
+import fos_reference
+from fos_cutedsl.api import launch
+
+REASON = skip_reason()
+pytestmark = pytest.mark.skipif(bool(REASON), reason=REASON)
+
+POISON = 0xAB
+
+
+def _mismatch(name: str, got: torch.Tensor, want: torch.Tensor) -> str:
+    bad = (got != want).nonzero()
+    first = tuple(bad[0].tolist())
+    return (
+        f"{name}: {bad.shape[0]} of {want.numel()} bytes differ; first at {first}: "
+        f"kernel 0x{int(got[first]):02x}, reference 0x{int(want[first]):02x}"
+    )
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("variant", variants(), ids=str)
+def test_bitwise_parity(variant, kind):
+    for i, (rows, cols) in enumerate(shapes(variant.block)):
+        seed = zlib.crc32(f"{variant}/{kind}/{i}".encode())
+        x, gamax = make_case(kind, variant, rows, cols, seed, "cuda")
+        ok, why = fos_cutedsl.can_run(x, gamax, **variant.knobs)
+        assert ok, why
+        want_codes, want_scales = fos_reference.quantize(x, gamax, **variant.knobs)
+        codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
+        scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
+        launch(x, gamax, codes, scales, variant.block, variant.err_mode, variant.bound)
+        want_scales = want_scales.view(torch.uint8)
+        where = f"{variant} {kind} shape=({rows}, {cols})"
+        assert torch.equal(codes, want_codes), f"{where}: {_mismatch('codes', codes, want_codes)}"
+        assert torch.equal(scales, want_scales), (
+            f"{where}: {_mismatch('scales', scales, want_scales)}"
+        )
+
+
+@pytest.mark.parametrize("block", ["1x16", "16x16"])
+def test_public_quantize_matches(block):
+    x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16)
+    gamax = fos_reference.nan_amax(x).reshape(1)
+    codes, scales = fos_cutedsl.quantize(x, gamax, block=block)
+    want_codes, want_scales = fos_reference.quantize(x, gamax, block=block)
+    assert scales.dtype == torch.float8_e4m3fn and codes.dtype == torch.uint8
+    assert torch.equal(codes, want_codes)
+    assert torch.equal(scales.view(torch.uint8), want_scales.view(torch.uint8))
+
+
+def test_zero_dim_amax_and_one_row_vector():
+    x = torch.randn(1, 64, device="cuda")
+    for gamax in (torch.tensor(2.5, device="cuda"), torch.tensor([[2.5]], device="cuda")):
+        codes, scales = fos_cutedsl.quantize(x, gamax)
+        want_codes, want_scales = fos_reference.quantize(x, gamax)
+        assert torch.equal(codes, want_codes)
+        assert torch.equal(scales.view(torch.uint8), want_scales.view(torch.uint8))
+
+
+@pytest.mark.parametrize("shape", [(0, 32), (4, 0), (0, 0)])
+def test_empty_returns_empty(shape):
+    x = torch.empty(shape, device="cuda", dtype=torch.bfloat16)
+    codes, scales = fos_cutedsl.quantize(x, torch.ones(1, device="cuda"))
+    assert codes.shape == (shape[0], shape[1] // 2) and scales.shape == (shape[0], shape[1] // 16)
+
+
+def test_declines_and_raises():
+    x = torch.randn(32, 64, device="cuda")
+    gamax = torch.ones(1, device="cuda")
+    ok, why = fos_cutedsl.can_run(x.t(), gamax)
+    assert not ok and "contiguous" in why
+    with pytest.raises(RuntimeError, match="contiguous"):
+        fos_cutedsl.quantize(x.t(), gamax)
+    shifted = torch.randn(32 * 64 + 4, device="cuda")[4:].view(32, 64)
+    ok, why = fos_cutedsl.can_run(shifted, gamax)
+    assert not ok and "16-byte" in why
+    rows = torch.ones(64, device="cuda")[::2]
+    ok, why = fos_cutedsl.can_run(x, rows)
+    assert not ok and "row global_amax" in why

@@ -236,6 +236,8 @@ def main() -> int:
         "perf": stage_perf,
     }
     failed = False
+    out = Path(args.out) / "gpu_verify.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
     for name in args.stages:
         s0 = time.perf_counter()
         result[name] = stages[name]()
@@ -244,10 +246,10 @@ def main() -> int:
             result[name].get(k) for k in ("mismatched_configs", "mismatched_bytes", "mismatches")
         )
         torch.cuda.empty_cache()
+        out.write_text(json.dumps(result, indent=2) + "\n")  # partial results survive a timeout
     result["total_seconds"] = round(time.perf_counter() - t0, 1)
     result["passed"] = not failed
-    Path(args.out).mkdir(parents=True, exist_ok=True)
-    (Path(args.out) / "gpu_verify.json").write_text(json.dumps(result, indent=2) + "\n")
+    out.write_text(json.dumps(result, indent=2) + "\n")
     print("PASS" if not failed else "FAIL", flush=True)
     return 1 if failed else 0
 

@@ -1,0 +1,83 @@
+"""A float32 model of the fast kernel's arithmetic, one torch op per instruction.
+
+The fast path replaces SPEC's per-element divisions and the compare-count
+E2M1 encoder with cheaper sequences that give the same bits. Each function
+here mirrors one such sequence instruction for instruction (torch's CPU
+float32 ops round once each, like the GPU's), so the claims can be checked on
+the CPU, exhaustively where the domain allows:
+
+* ``round_e2m1``: E2M1 round-to-nearest-even of ``m >= 0`` by adding the
+  magic constant ``C = P * 2**22``, ``P = 2**floor(log2(max(m, 1)))``: the
+  sum's ulp is ``P / 2``, the E2M1 spacing in ``m``'s binade, so
+  ``RN(m + C) - C`` rounds ``m`` to the grid with ties to even.
+* ``e2m1_code``: the code of an on-grid magnitude is the bit pattern of
+  ``r * 2**-126`` shifted right by 22 (0.5 lands on the subnormal 2**-127).
+* ``grid_value``: ``RN(RN(RN(r * f) * g) / D)`` for the 8 grid magnitudes ``r``
+  is ``2**e * W``, with ``W`` one of two per-candidate constants
+  (``W1`` for r in {0.5, 1, 2, 4}, ``W15`` for r in {1.5, 3, 6}), whenever
+  no intermediate is subnormal or overflows (``fast_value_ok``).
+"""
+
+from __future__ import annotations
+
+import torch
+
+F32 = torch.float32
+EXP_MASK = 0x7F800000
+SIGN_EXP_MASK = -8388608  # 0xFF800000 as int32
+MANT_TOP = 0x00400000  # bit 22: the 1.5 mantissa of an on-grid magnitude
+
+
+def bits(v: torch.Tensor) -> torch.Tensor:
+    return v.view(torch.int32)
+
+
+def floats(b: torch.Tensor) -> torch.Tensor:
+    return b.view(F32)
+
+
+def round_e2m1(m: torch.Tensor) -> torch.Tensor:
+    """E2M1 magnitude of ``m >= 0`` (RNE, saturating to 6, NaN -> 6) by a magic add."""
+    one = torch.ones((), dtype=F32)
+    p = floats(bits(torch.fmax(m, one)) & EXP_MASK)  # max.f32 then and.b32
+    c = p * torch.tensor(2.0**22, dtype=F32)  # exact: inside fma.rn the product is exact
+    t = m + c  # fma.rn(p, 2^22, m)
+    r = t - c  # fma.rn(p, -2^22, t): exact
+    return torch.fmin(r, torch.tensor(6.0, dtype=F32))  # min.f32: NaN -> 6
+
+
+def e2m1_code(r: torch.Tensor) -> torch.Tensor:
+    """Code 0..7 of an on-grid magnitude: bits(r * 2^-126) >> 22."""
+    return (bits(r * torch.tensor(2.0**-126, dtype=F32)) >> 22).to(torch.uint8)
+
+
+def value_constants(f: torch.Tensor, gamax: torch.Tensor, d: float):
+    """Per-candidate ``W1 = RN(RN(f g) / D)`` and ``W15 = RN(RN(RN(1.5 f) g) / D)``."""
+    dd = torch.tensor(d, dtype=F32)
+    w1 = (f * gamax) / dd
+    w15 = ((f * torch.tensor(1.5, dtype=F32)) * gamax) / dd
+    return w1, w15
+
+
+def fast_value_ok(f: torch.Tensor, gamax: torch.Tensor, d: float) -> torch.Tensor:
+    """Where ``grid_value`` is exact: every product and quotient normal and finite.
+
+    Zero ``f`` with a finite gamax is fine too (every value is then 0).
+    """
+    w1 = value_constants(f, gamax, d)[0]
+    lo = w1 >= torch.tensor(2.0**-125, dtype=F32)  # 0.5 * W1 and 0.5 f g normal
+    hi = (f * torch.tensor(1.5, dtype=F32)) * gamax <= torch.tensor(2.0**124, dtype=F32)
+    zero = (f == 0) & torch.isfinite(gamax)
+    return (lo & hi) | zero
+
+
+def grid_value(r: torch.Tensor, w1: torch.Tensor, w15: torch.Tensor) -> torch.Tensor:
+    """``V(r) = pow2(r) * (W15 if r's bit 22 else W1)``: and.b32, selp, mul.rn."""
+    pow2 = floats(bits(r) & SIGN_EXP_MASK)
+    w = torch.where((bits(r) & MANT_TOP) != 0, w15, w1)
+    return pow2 * w
+
+
+def exact_value(r: torch.Tensor, f: torch.Tensor, gamax: torch.Tensor, d: float):
+    """SPEC step 6's value for magnitude ``r``: ``RN(RN(RN(r * f) * g) / D)``."""
+    return ((r * f) * gamax) / torch.tensor(d, dtype=F32)

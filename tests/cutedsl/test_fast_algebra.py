@@ -1,0 +1,97 @@
+"""The fast kernel's exact shortcuts, checked on the CPU against fos_reference.
+
+Contract under test (see ``fast_model``): the magic-constant E2M1 rounding
+and the bit-pattern code equal SPEC's encoder; the two-constant grid value
+``pow2(r) * W`` equals SPEC's ``RN(RN(RN(r f) g) / D)`` wherever
+``fast_value_ok`` holds, and ``fast_value_ok`` holds for every scale byte
+over the whole practical range of global amax. The full 2^31 non-negative
+float32 sweep of the rounding is in ``gpu_verify.py`` (and
+``python tests/cutedsl/test_fast_algebra.py --all`` runs it on the CPU).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import fast_model as fm
+import pytest
+import torch
+
+import fos_reference
+
+F32 = torch.float32
+THRESHOLDS = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0)
+
+
+def _check_rounding(m: torch.Tensor) -> None:
+    code = fos_reference.e2m1_encode(m)
+    want = fos_reference.e2m1_decode(code)
+    r = fm.round_e2m1(m)
+    bad = r != want
+    assert not bad.any(), f"{int(bad.sum())} mismatches, first m={float(m[bad][0])!r}"
+    assert torch.equal(fm.e2m1_code(r), code & 7)
+
+
+def test_rounding_all_nonnegative_bf16():
+    b = torch.arange(0, 1 << 15, dtype=torch.int32) << 16  # every bf16 with sign 0
+    _check_rounding(b.view(F32))
+
+
+def test_rounding_near_every_threshold():
+    offsets = torch.arange(-4096, 4097, dtype=torch.int32)
+    for t in THRESHOLDS:
+        center = torch.tensor(t, dtype=F32).view(torch.int32)
+        _check_rounding((center + offsets).view(F32))
+
+
+def test_rounding_specials_and_random():
+    special = torch.tensor(
+        [0.0, 1e-45, 1.2e-38, float("inf"), float("nan"), 3.4028235e38, 7.0, 6.5, 5.0000005],
+        dtype=F32,
+    )
+    _check_rounding(special)
+    gen = torch.Generator().manual_seed(0)
+    b = torch.randint(0, 0x7F800001, (1 << 22,), generator=gen, dtype=torch.int64)
+    _check_rounding(b.to(torch.int32).view(F32))
+
+
+def _all_scales() -> torch.Tensor:
+    return torch.arange(0, 0x7F, dtype=torch.uint8).view(torch.float8_e4m3fn).float()
+
+
+@pytest.mark.parametrize("d", [1536.0, 2688.0])
+def test_grid_value_equals_spec_where_ok(d):
+    gen = torch.Generator().manual_seed(int(d))
+    exps = torch.randint(-149, 128, (4096,), generator=gen).float()
+    gamax = (torch.rand(4096, generator=gen) + 1) * torch.exp2(exps)
+    gamax = torch.cat([gamax, torch.tensor([0.0, float("inf"), float("nan"), 1.0, 448.0])])
+    f = _all_scales()[:, None]  # (127, 1) x (1, G)
+    g = gamax[None, :]
+    ok = fm.fast_value_ok(f, g, d)
+    w1, w15 = fm.value_constants(f, g, d)
+    for r in (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0):
+        rr = torch.full_like(w1, r)
+        fast = fm.grid_value(rr, w1, w15)
+        exact = fm.exact_value(rr, f, g, d)
+        same = (fast.view(torch.int32) == exact.view(torch.int32)) | (
+            torch.isnan(fast) & torch.isnan(exact)
+        )
+        assert same[ok].all(), f"r={r}: {int((~same & ok).sum())} mismatches"
+
+
+def test_fast_values_cover_the_practical_range():
+    """Every nonzero scale byte takes the fast path for 1e-20 <= gamax <= 1e20."""
+    f = _all_scales()[1:, None]
+    g = torch.logspace(-20, 20, 2001)[None, :].to(F32)
+    for d in (1536.0, 2688.0):
+        assert fm.fast_value_ok(f, g, d).all()
+
+
+def _sweep_all(chunk: int = 1 << 24) -> None:
+    for lo in range(0, 1 << 31, chunk):
+        _check_rounding(torch.arange(lo, lo + chunk, dtype=torch.int64).to(torch.int32).view(F32))
+    print("all 2^31 non-negative float32 patterns round like fos_reference")
+
+
+if __name__ == "__main__" and "--all" in sys.argv:
+    _sweep_all()

@@ -1,0 +1,1 @@
+"""CPU test suite of fos-reference (a package so its helper modules import relatively)."""

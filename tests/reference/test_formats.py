@@ -288,3 +288,22 @@ def test_e4m3_decode_all_bytes():
 def test_e4m3_saturate_rejects_non_float32(dtype):
     with pytest.raises(TypeError, match="v must be float32"):
         e4m3_saturate(torch.zeros(4, dtype=dtype))
+
+
+@pytest.mark.skipif(
+    not torch.cuda.is_available(),
+    reason="no CUDA device: CPU/CUDA parity of the format conversions needs a GPU",
+)
+def test_cuda_formats_match_oracle():
+    v = np.concatenate([_all_bf16_as_f32(), _around(_e4m3_midpoints()), _around(E2M1_THRESHOLDS)])
+    q = torch.from_numpy(v).cuda()
+    np.testing.assert_array_equal(e2m1_encode(q).cpu().numpy(), O.e2m1_encode_np(v))
+    got = e4m3_saturate(q).cpu()
+    nan = np.isnan(v)
+    assert torch.isnan(got.float()[torch.from_numpy(nan)]).all()
+    np.testing.assert_array_equal(got.view(torch.uint8).numpy()[~nan], O.e4m3_bytes_np(v)[~nan])
+    codes = torch.arange(256, dtype=torch.uint8, device="cuda")
+    np.testing.assert_array_equal(
+        e2m1_decode(codes).cpu().numpy().view(np.uint32),
+        e2m1_decode(codes.cpu()).numpy().view(np.uint32),
+    )

@@ -391,12 +391,6 @@ def test_dequantize_empty_columns():
     assert dequantize(codes, scales, torch.tensor(1.0)).shape == (16, 0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RuntimeError,
-    reason="package bug: dequantize of a 0-row input fails in reshape(rows, -1, 16) "
-    "(quantize of the same input works)",
-)
 def test_dequantize_empty_rows():
     codes, scales = quantize(torch.zeros(0, 32), torch.tensor(1.0))
     out = dequantize(codes, scales, torch.tensor(1.0))

@@ -102,7 +102,9 @@ def test_unknown_err_mode(err_mode):
         quantize(_x(), _amax(), err_mode=err_mode)
 
 
-@pytest.mark.parametrize("bound", [0, 255, 257, 447, 512, True, False, "256", "448", None])
+@pytest.mark.parametrize(
+    "bound", [0, 255, 257, 447, 512, True, False, "256", "448", None, 256.0, 448.0]
+)
 def test_unknown_bound(bound):
     with pytest.raises(ValueError, match=r"^e4m3_scale_bound must be one of"):
         quantize(_x(), _amax(), e4m3_scale_bound=bound)

@@ -63,10 +63,11 @@ def e2m1_decode(codes: torch.Tensor) -> torch.Tensor:
 def e4m3_saturate(v: torch.Tensor) -> torch.Tensor:
     """Round float32 ``v`` to float8_e4m3fn, nearest-even, saturating to +-448.
 
-    torch's own cast turns out-of-range values into NaN; SPEC's conversion
-    (like the GPU's ``cvt.rn.satfinite.e4m3x2.f32``) saturates. Clamping
-    first is equivalent because everything in (448, 464) rounds to 448 anyway.
-    NaN stays NaN.
+    SPEC's conversion (like the GPU's ``cvt.rn.satfinite.e4m3x2.f32``)
+    saturates; torch does not document what its cast does out of range (its
+    CPU build saturates, other builds have given NaN), so the clamp makes it
+    explicit. Clamping first is equivalent because everything in (448, 464)
+    rounds to 448 anyway. NaN stays NaN.
     """
     if v.dtype != torch.float32:
         raise TypeError(f"e4m3_saturate: v must be float32, got {v.dtype}")

@@ -161,7 +161,7 @@ def dequantize(
     check_dequantize_args(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
     rows, half_cols = codes.shape
     dev = codes.device
-    unpacked = torch.stack((codes & 0xF, codes >> 4), dim=2).reshape(rows, -1, GROUP)
+    unpacked = torch.stack((codes & 0xF, codes >> 4), dim=2).reshape(rows, half_cols // 8, GROUP)
     factor_inv = _const(1.0, dev) / _const(6.0 * e4m3_scale_bound, dev)
     f = scales.float()
     ds = (f * global_amax.reshape(-1, 1)) * factor_inv  # (R, G)

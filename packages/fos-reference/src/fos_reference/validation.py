@@ -28,7 +28,8 @@ def check_knobs(block: str, err_mode: str, e4m3_scale_bound: int) -> None:
 
 def check_scale_bound(e4m3_scale_bound: int) -> None:
     """Check ``e4m3_scale_bound`` (the D = 6 * bound of SPEC)."""
-    if isinstance(e4m3_scale_bound, bool) or e4m3_scale_bound not in SCALE_BOUNDS:
+    bad_type = isinstance(e4m3_scale_bound, bool) or not isinstance(e4m3_scale_bound, int)
+    if bad_type or e4m3_scale_bound not in SCALE_BOUNDS:
         raise ValueError(
             f"e4m3_scale_bound must be one of {SCALE_BOUNDS}, got {e4m3_scale_bound!r}"
         )

@@ -7,8 +7,9 @@ Stages (all by default):
 * ``sweep``: every variant x input kind x tile-edge shape of ``cutedsl_cases``.
 * ``fuzz``: at least ``--fuzz-elements`` elements of random bit patterns and
   scaled normals, every variant in turn, in chunks of ``--chunk`` elements.
-* ``e2m1``: the software E2M1 encoder (the one the kernel inlines) on all 2^32
-  float32 bit patterns against ``fos_reference.e2m1_encode``.
+* ``e2m1``: the software E2M1 rounding (the one the kernel inlines) on all 2^32
+  float32 bit patterns: codes against ``fos_reference.e2m1_encode``, values
+  against ``e2m1_decode`` of those codes.
 * ``large``: one 1x16 bf16 quantize of 2^31 + 2^20 elements (64-bit offsets),
   compared against the reference in chunks of rows.
 * ``perf``: kernel time for a 32768 x 7168 bf16 input (1x16 and 16x16).
@@ -143,23 +144,37 @@ def stage_fuzz(total: int, chunk: int) -> dict:
 
 
 def stage_e2m1(arch: str) -> dict:
-    encode = compile_probe(False, arch)
+    probe = compile_probe(arch)
     step = 1 << 28
-    checked = bad = 0
+    checked = bad_codes = bad_values = 0
     t0 = time.perf_counter()
     for start in range(0, 1 << 32, step):
         bits = torch.arange(start, start + step, dtype=torch.int64, device="cuda")
         bits = torch.where(bits >= 2**31, bits - 2**32, bits).to(torch.int32)
         q = bits.view(torch.float32)
         del bits
-        got = torch.empty(q.shape, dtype=torch.uint8, device="cuda")
-        encode(q, got)
-        bad += int((got != fos_reference.e2m1_encode(q)).sum())
+        codes = torch.empty(q.shape, dtype=torch.uint8, device="cuda")
+        values = torch.empty(q.shape, dtype=torch.float32, device="cuda")
+        probe(q, codes, values)
+        want = fos_reference.e2m1_encode(q)
+        bad_codes += int((codes != want).sum())
+        want_values = fos_reference.e2m1_decode(want).view(torch.int32)
+        bad_values += int((values.view(torch.int32) != want_values).sum())
         checked += q.numel()
-        del q, got
+        del q, codes, values, want, want_values
     seconds = time.perf_counter() - t0
-    print(f"e2m1: {checked} float32 patterns, {bad} mismatches ({seconds:.0f}s)", flush=True)
-    return {"patterns": checked, "mismatches": bad, "seconds": round(seconds, 1)}
+    print(
+        f"e2m1: {checked} float32 patterns, {bad_codes} code / {bad_values} value mismatches "
+        f"({seconds:.0f}s)",
+        flush=True,
+    )
+    return {
+        "patterns": checked,
+        "mismatches": bad_codes + bad_values,
+        "code_mismatches": bad_codes,
+        "value_mismatches": bad_values,
+        "seconds": round(seconds, 1),
+    }
 
 
 def stage_large() -> dict:

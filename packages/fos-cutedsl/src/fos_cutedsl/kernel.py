@@ -12,9 +12,10 @@ contracted ``fma``), applied in SPEC's order:
 3. ``base = (a / 6) * s``; ``c6 = min(base, 448)``, ``c4 = min(base * 1.5, 448)``;
    both go through one ``cvt.rn.satfinite.e4m3x2.f32`` and decode exactly.
 4. ``inv_k = min(1 / (f_k * s_dec), FLT_MAX)``; ``q_i = x_i * inv_k``.
-5. E2M1 codes: on SM90 a compare-count encoder (NaN -> 0x7, sign of q kept)
-   and a bit-built decode; on SM100+ ``cvt.rn.satfinite.e2m1x2.f32`` and
-   ``cvt.rn.f16x2.e2m1x2`` (chosen at trace time from the target arch).
+5. E2M1 codes: on SM90 a segment-scaled ``RN(y + 2^23)`` rounding that gives
+   the code and its exact value (NaN -> 0x7, sign of q kept); on SM100+
+   ``cvt.rn.satfinite.e2m1x2.f32`` and ``cvt.rn.f16x2.e2m1x2`` (chosen at
+   trace time from the target arch).
 6. Row error: ``val = ((dq * f) * gamax) / D``, ``d = val - x``, accumulated for
    i = 0..15 in order as ``err + |d|`` (mae) or ``err + d * d`` (mse).
 7. 16x16: the 16 row errors fold with ``shfl.bfly`` 8, 4, 2, 1 and ``add.rn``;
@@ -199,8 +200,8 @@ def _candidate(cfg, x, f, s_dec, gamax, d):
         for w in range(2):
             word = Int32(0)
             for j in range(8):
-                code = pin.e2m1_encode_sw(q[8 * w + j])
-                dq.append(pin.e2m1_decode_sw(code))
+                code, value = pin.e2m1_round_sw(q[8 * w + j])
+                dq.append(value)
                 word = word | (code << (4 * j))
             words.append(word)
     err = Float32(0.0)

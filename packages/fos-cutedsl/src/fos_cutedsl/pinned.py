@@ -133,51 +133,41 @@ def less_mask(a, b, *, loc=None, ip=None) -> Int32:
 
 
 @dsl_user_op
-def e2m1_encode_sw(q, *, loc=None, ip=None) -> Int32:
-    """Software E2M1 encode of one float32 (SM90 has no FP4 conversion), SPEC step 5.
+def e2m1_round_sw(q, *, loc=None, ip=None) -> tuple[Int32, Float32]:
+    """Software E2M1 rounding of one float32 (SM90 has no FP4 conversion), SPEC step 5.
 
-    ``m = |q|`` (``abs.f32``, subnormals kept); the code counts the thresholds
-    ``m`` passes, each tested with an *unordered* compare (``gtu``/``geu``, i.e.
-    ``!(m <= t)`` / ``!(m < t)``) so a NaN passes all seven and gives 7 (+6).
-    Strict ``>`` at 0.25, 1.25, 2.5, 5 and ``>=`` at 0.75, 1.75, 3.5 is
-    round-to-nearest-even on the E2M1 grid, saturating at 6. Bit 3 is ``q``'s
-    sign bit, cleared for NaN. Returns the code in 0..15.
-    """
-    steps = (
-        ("gtu", "0f3E800000"),  # 0.25 -> 0
-        ("geu", "0f3F400000"),  # 0.75 -> 1.0
-        ("gtu", "0f3FA00000"),  # 1.25 -> 1.0
-        ("geu", "0f3FE00000"),  # 1.75 -> 2.0
-        ("gtu", "0f40200000"),  # 2.5  -> 2.0
-        ("geu", "0f40600000"),  # 3.5  -> 4.0
-        ("gtu", "0f40A00000"),  # 5.0  -> 4.0
-    )
-    body = "".join(f" set.{cmp}.u32.f32 t, m, {lit}; sub.u32 c, c, t;" for cmp, lit in steps)
-    text = (
-        "{ .reg .f32 m; .reg .u32 c, t, s; .reg .pred p;"
-        " abs.f32 m, $1; mov.u32 c, 0;" + body + " setp.num.f32 p, $1, $1;"
-        " mov.b32 s, $1; shr.u32 s, s, 31; selp.u32 s, s, 0, p; shl.b32 s, s, 3;"
-        " or.b32 $0, c, s; }"
-    )
-    return Int32(_asm(T.i32(), [_f(q, loc, ip)], text, "=r,f"))
-
-
-@dsl_user_op
-def e2m1_decode_sw(code, *, loc=None, ip=None) -> Float32:
-    """Exact float32 value of an E2M1 code (0..15) built from bits, no arithmetic.
-
-    Magnitude code ``c``: ``c >= 2`` gives the float32 bits ``(c + 252) << 22``
-    (1, 1.5, 2, 3, 4, 6), ``c == 1`` gives 0.5, ``c == 0`` gives 0; bit 3 of
-    the code becomes the float sign bit (0x8 decodes to -0.0).
+    Returns ``(code, value)``: the code in 0..15 and its exact float32 value.
+    With ``m = |q|`` (``abs.f32``, subnormals kept) the E2M1 grid has step 0.5
+    below 2, 1 in [2, 4) and 2 from 4 on, so with ``k`` = 2, 1, 0.5 and offset
+    ``o`` = 0, 2, 4 per segment, ``code = o + rint(min(m * k, cap))``: ``m * k``
+    is exact (a power of two), ``cap`` (3 in the top segment) saturates at 6,
+    and ``rint`` is ``RN(y + 2^23)`` (``add.rn.f32``: ties to even, so
+    0.25->0, 0.75->1, 1.25->1, 1.75->2, 2.5->2, 3.5->4, 5->4). NaN fails both
+    ordered segment tests and the NaN-dropping ``min.f32`` turns it into the
+    cap: code 7 (+6). The value is ``rint / k`` (exact). Bit 3 of the code and
+    the value's sign are ``q``'s sign bit, cleared for NaN.
     """
     text = (
-        "{ .reg .u32 c, b, s; .reg .pred p;"
-        " and.b32 c, $1, 7; add.u32 b, c, 252; shl.b32 b, b, 22;"
-        " setp.eq.u32 p, c, 1; selp.b32 b, 0x3F000000, b, p;"
-        " setp.eq.u32 p, c, 0; selp.b32 b, 0, b, p;"
-        " and.b32 s, $1, 8; shl.b32 s, s, 28; or.b32 b, b, s; mov.b32 $0, b; }"
+        "{ .reg .f32 m, k, kinv, cap, y, r, v; .reg .b32 c, o, kb, s, vb;"
+        " .reg .pred lt2, lt4, num;"
+        " abs.f32 m, $2;"
+        " setp.lt.f32 lt2, m, 0f40000000; setp.lt.f32 lt4, m, 0f40800000;"
+        " selp.f32 k, 0f3F800000, 0f3F000000, lt4; selp.f32 k, 0f40000000, k, lt2;"
+        " selp.b32 o, 2, 4, lt4; selp.b32 o, 0, o, lt2;"
+        " selp.f32 cap, 0f40800000, 0f40400000, lt4;"
+        " mul.rn.f32 y, m, k; min.f32 y, y, cap; add.rn.f32 y, y, 0f4B000000;"
+        " mov.b32 c, y; and.b32 c, c, 7; add.u32 c, c, o;"
+        " sub.rn.f32 r, y, 0f4B000000;"
+        " mov.b32 kb, k; sub.u32 kb, 0x7F000000, kb; mov.b32 kinv, kb; mul.rn.f32 v, r, kinv;"
+        " mov.b32 s, $2; and.b32 s, s, 0x80000000; setp.num.f32 num, $2, $2;"
+        " selp.b32 s, s, 0, num;"
+        " mov.b32 vb, v; or.b32 vb, vb, s; mov.b32 $1, vb;"
+        " shr.u32 s, s, 28; or.b32 $0, c, s; }"
     )
-    return Float32(_asm(T.f32(), [_i(code, loc, ip)], text, "=f,r"))
+    res = _asm(llvm.StructType.get_literal([T.i32(), T.f32()]), [_f(q, loc, ip)], text, "=r,=f,f")
+    code = Int32(llvm.extractvalue(T.i32(), res, [0], loc=loc, ip=ip))
+    value = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
+    return code, value
 
 
 @dsl_user_op

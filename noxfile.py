@@ -11,7 +11,13 @@ import os
 
 import nox
 
-nox.options.sessions = ["lint", "tests-reference", "tests-op"]
+nox.options.sessions = [
+    "lint",
+    "tests-reference",
+    "tests-cutedsl",
+    "tests-op",
+    "compile-check",
+]
 nox.options.reuse_venv = "yes"
 
 TORCH = os.environ.get("FOS_TORCH_SPEC", "torch")

@@ -28,6 +28,8 @@ def test_good_ptx_passes():
     ("extra", "arch", "expect"),
     [
         ("fma.rn.f32 %r1, %r2, %r3, %r4;\n", "sm_90a", "forbidden fma"),
+        ("fma.rn.f32 t, p, 0f4A000000, %r4;\n", "sm_90a", "forbidden fma"),
+        ("fma.rn.f32 t, p, %r3, 0f4A800000;\n", "sm_90a", "forbidden fma"),
         ("add.ftz.f32 %r1, %r2, %r3;\n", "sm_90a", "forbidden ftz"),
         ("div.approx.f32 %r1, %r2, %r3;\n", "sm_90a", "forbidden approx"),
         ("div.full.f32 %r1, %r2, %r3;\n", "sm_90a", "forbidden div.full"),
@@ -39,6 +41,13 @@ def test_good_ptx_passes():
 def test_forbidden_forms_fail(extra, arch, expect):
     failures, _ = audit_ptx(GOOD + extra, arch)
     assert any(expect in f for f in failures), failures
+
+
+def test_the_pinned_magic_fma_passes():
+    """Only the magic-add rounding's exact fma shape is allowed (pinned.e2m1_round_magic)."""
+    magic = "fma.rn.f32 t, p, 0f4A800000, %r64; fma.rn.f32 t, p, 0fCA800000, t;\n"
+    failures, counts = audit_ptx(GOOD + magic, "sm_90a")
+    assert failures == [] and counts["magic fma"] == 2
 
 
 def test_missing_instructions_fail():
@@ -64,4 +73,5 @@ def test_real_variant_compiles_clean(arch, tmp_path):
     )
     failures, counts = audit_ptx(fn.__ptx__, arch)
     assert failures == []
-    assert counts["shfl"] == 12
+    assert counts["shfl"] == 20  # amax 4, fast error fold 8, exact-path fold 8
+    assert counts["magic fma"] == 64  # 2 per element per candidate

@@ -5,9 +5,11 @@
 For each variant the PTX must hold ``div.rn.f32`` and
 ``cvt.rn.satfinite.e4m3x2.f32``; ``cvt.rn.satfinite.e2m1x2.f32`` exactly on
 SM100+ targets; no ``.ftz``, no approximate instruction (``div.approx``,
-``div.full``, ``rcp.approx``, any ``.approx``) and no ``fma``/``mad`` on
-floats at all: every multiply and add is pinned by inline PTX, so a fused
-multiply-add can only come from compiler contraction. The thread index must
+``div.full``, ``rcp.approx``, any ``.approx``), no float ``mad`` and no float
+``fma`` except the magic-add rounding's ``fma.rn.f32 t, P, +-2^22, m`` (an
+exact power-of-two product, pinned on purpose): every other multiply and add
+is pinned by inline PTX, so any other fused multiply-add could only come from
+compiler contraction. The thread index must
 be widened to 64 bits before it forms an address. Exits non-zero on any
 failure.
 """
@@ -34,7 +36,6 @@ _FORBIDDEN = {
     "ftz": re.compile(r"\.ftz\b"),
     "approx": re.compile(r"\.approx\b"),
     "div.full": re.compile(r"\bdiv\.full\b"),
-    "fma": re.compile(r"\bfma\.[a-z0-9.]*f(16|32|64)"),
     "mad.f": re.compile(r"\bmad\.[a-z0-9.]*f(16|32|64)"),
 }
 _COUNTED = {
@@ -46,6 +47,11 @@ _COUNTED = {
     "shfl": re.compile(r"\bshfl\.sync\b"),
     "ld.v4": re.compile(r"\bld\.global\.v4\."),
 }
+# Any floating-point fma; and the one shape pinned on purpose: the magic-add
+# rounding's ``fma.rn.f32 t, P, +-2^22, m``, whose product (a power of two) is
+# exact, so it rounds once like the add it stands for (pinned.e2m1_round_magic).
+_ANY_FMA = re.compile(r"\bfma\.[a-z0-9.]*f(16|32|64)\b[^;]*;")
+_MAGIC_FMA = re.compile(r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f[4C]A800000,\s*[%\w]+;")
 # ctaid.x * 256 widened to 64 bits before it is added to the thread index.
 _WIDE_INDEX = re.compile(r"\bmul\.wide\.u32\s+%rd\d+,\s*%r\d+,\s*256;")
 _NARROW_GLOBAL = re.compile(r"\b(ld|st)\.global[^\[]*\[%r\d+")
@@ -70,6 +76,9 @@ def audit_ptx(ptx: str, arch: str) -> tuple[list[str], dict[str, int]]:
     """Audit one variant's PTX: return (failures, instruction counts)."""
     counts = {name: len(rx.findall(ptx)) for name, rx in _COUNTED.items()}
     failures = [f"forbidden {name}" for name, rx in _FORBIDDEN.items() if rx.search(ptx)]
+    counts["magic fma"] = len(_MAGIC_FMA.findall(ptx))
+    if len(_ANY_FMA.findall(ptx)) != counts["magic fma"]:
+        failures.append("forbidden fma (not the pinned magic-add rounding)")
     if counts["div.rn.f32"] == 0:
         failures.append("no div.rn.f32")
     if counts["e4m3x2"] == 0:

@@ -138,9 +138,10 @@ class QuantizeKernel:
         s_dec = pin.div_rn(Float32(1.0), s)
 
         # ---- step 2: block amax (NaN-dropping, from 0)
+        ax = [pin.abs_f32(x[i]) for i in range(GROUP)]  # (16,) |x_i|
         a = Float32(0.0)
         for i in cutlass.range_constexpr(GROUP):
-            a = pin.fmax(a, pin.abs_f32(x[i]))
+            a = pin.fmax(a, ax[i])
         if cutlass.const_expr(cfg.block == "16x16"):
             for off in (8, 4, 2, 1):
                 a = pin.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
@@ -152,21 +153,29 @@ class QuantizeKernel:
         pair = pin.cvt_e4m3x2(c4, c6)
         f4, f6 = pin.e4m3x2_to_f32(pair)
 
-        words4, err4 = _candidate(cfg, x, f4, s_dec, gamax, d)
-        words6, err6 = _candidate(cfg, x, f6, s_dec, gamax, d)
-
-        # ---- step 7: 16x16 tiles fold their 16 row errors by 8, 4, 2, 1
-        if cutlass.const_expr(cfg.block == "16x16"):
-            for off in (8, 4, 2, 1):
-                err4 = pin.add_rn(err4, cute.arch.shuffle_sync_bfly(err4, offset=off))
-                err6 = pin.add_rn(err6, cute.arch.shuffle_sync_bfly(err6, offset=off))
-
-        # ---- step 8: select and store
+        # ---- steps 4-6, fast path: magic-add rounding and two-constant values
+        r4, err4, ok4 = _fast_candidate(cfg, ax, f4, s_dec, gamax, d)
+        r6, err6, ok6 = _fast_candidate(cfg, ax, f6, s_dec, gamax, d)
+        err4, err6 = _fold_tile(cfg, err4, err6)
         pick4 = pin.less_mask(err4, err6)  # all ones: map-to-4
-        keep6 = pick4 ^ -1
-        word0 = (words4[0] & pick4) | (words6[0] & keep6)
-        word1 = (words4[1] & pick4) | (words6[1] & keep6)
-        scale = ((pair >> 8) & pick4) | (pair & keep6)
+        word0, word1 = _pack_winner([pin.pick_f32(pick4, r4[i], r6[i]) for i in range(GROUP)], x)
+        scale = ((pair >> 8) & pick4) | (pair & (pick4 ^ -1))
+
+        # ---- the exact per-element path, for groups the shortcuts do not cover:
+        # extreme scales (fast-ok flag 0) or a NaN element (its code drops the sign).
+        slow = (ok4 & ok6) ^ 1
+        slow = slow | pin.is_nan(err4) | pin.is_nan(err6)
+        if cutlass.const_expr(cfg.block == "16x16"):
+            slow = Int32(cute.arch.vote_any_sync(slow != 0))  # shuffles need the whole warp
+        if slow != 0:
+            words4, err4 = _candidate(cfg, x, f4, s_dec, gamax, d)
+            words6, err6 = _candidate(cfg, x, f6, s_dec, gamax, d)
+            err4, err6 = _fold_tile(cfg, err4, err6)
+            pick4 = pin.less_mask(err4, err6)
+            keep6 = pick4 ^ -1
+            word0 = (words4[0] & pick4) | (words6[0] & keep6)
+            word1 = (words4[1] & pick4) | (words6[1] & keep6)
+            scale = ((pair >> 8) & pick4) | (pair & keep6)
         if in_range:
             c_addr = mCodes.iterator.toint() + t * (GROUP // 2)
             c_ptr = cute.make_ptr(Uint32, c_addr, cute.AddressSpace.gmem, assumed_align=8)
@@ -180,6 +189,51 @@ class QuantizeKernel:
             )
             gS = cute.make_tensor(s_ptr, cute.make_layout(1))
             gS[0] = Uint8(scale & 0xFF)
+
+
+def _fold_tile(cfg, err4, err6):
+    """Step 7: a 16x16 tile folds its 16 row errors by 8, 4, 2, 1 (1x16: unchanged)."""
+    if cutlass.const_expr(cfg.block == "16x16"):
+        for off in (8, 4, 2, 1):
+            err4 = pin.add_rn(err4, cute.arch.shuffle_sync_bfly(err4, offset=off))
+            err6 = pin.add_rn(err6, cute.arch.shuffle_sync_bfly(err6, offset=off))
+    return err4, err6
+
+
+def _fast_candidate(cfg, ax, f, s_dec, gamax, d):
+    """Steps 4-6 for one candidate, fast: on-grid magnitudes ``r`` (16), error, fast-ok flag.
+
+    Signs drop out: ``q_i`` has ``x_i``'s sign and ``|RN(-v + a)| = |RN(v - a)|``,
+    so the error uses ``|x_i|`` and the magnitudes ``r_i`` alone.
+    """
+    inv = pin.fmin(pin.div_rn(Float32(1.0), pin.mul_rn(f, s_dec)), Float32(FLT_MAX))
+    w1, w15, ok = pin.grid_constants(f, gamax, d)
+    r = []
+    err = Float32(0.0)
+    for i in range(GROUP):
+        r.append(pin.e2m1_round_magic(pin.mul_rn(ax[i], inv)))
+        diff = pin.sub_rn(pin.grid_value(r[i], w1, w15), ax[i])
+        if cutlass.const_expr(cfg.err_mode == "mae"):
+            err = pin.add_rn(err, pin.abs_f32(diff))
+        else:
+            err = pin.add_rn(err, pin.mul_rn(diff, diff))
+    return r, err, ok
+
+
+def _pack_winner(r, x):
+    """Two code words (element 2j low nibble) from on-grid magnitudes and ``x``'s signs."""
+    hw_fp4 = BaseDSL._get_dsl().get_arch_enum() >= Arch.sm_100
+    words = []
+    for w in range(2):
+        if cutlass.const_expr(hw_fp4):
+            signed = [pin.signed_grid(r[8 * w + j], x[8 * w + j]) for j in range(8)]
+            words.append(pin.cvt_e2m1x8(*signed))
+        else:
+            word = Int32(0)
+            for j in range(8):
+                word = word | (pin.grid_code(r[8 * w + j], x[8 * w + j]) << (4 * j))
+            words.append(word)
+    return words[0], words[1]
 
 
 def _candidate(cfg, x, f, s_dec, gamax, d):

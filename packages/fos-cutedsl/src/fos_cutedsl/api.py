@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import torch
 
 from fos_reference.validation import check_quantize_args
@@ -19,15 +21,24 @@ else:
 _DTYPE_NAMES = {torch.bfloat16: "bfloat16", torch.float16: "float16", torch.float32: "float32"}
 _MIN_CAPABILITY = (9, 0)
 _MAX_BLOCKS = 2**31 - 1
-_THREADS = 256
+_GROUPS_PER_BLOCK = 256 * 4  # threads per CTA x groups per thread (kernel.py)
 
 #: The process-wide compile cache (one binary per ``VariantKey``).
 CACHE = CompileCache(compile_quantize) if compile_quantize is not None else None
 
 
+@functools.cache
+def _capability(index: int) -> tuple[int, int]:
+    return torch.cuda.get_device_capability(index)
+
+
+def _index(device: torch.device) -> int:
+    return device.index if device.index is not None else torch.cuda.current_device()
+
+
 def arch_of(device: torch.device) -> str:
     """CuTe DSL arch string for a CUDA device: ``sm_90a`` for an H100/H200."""
-    major, minor = torch.cuda.get_device_capability(device)
+    major, minor = _capability(_index(device))
     return f"sm_{major}{minor}a"
 
 
@@ -38,9 +49,7 @@ def _why_not(x, global_amax, block, err_mode, e4m3_scale_bound) -> str:
         return _IMPORT_ERROR
     if x.device.type != "cuda":
         return f"x is on {x.device.type}, the kernel needs a CUDA tensor"
-    if not torch.cuda.is_available():
-        return "CUDA is not available"
-    capability = torch.cuda.get_device_capability(x.device)
+    capability = _capability(_index(x.device))
     if capability < _MIN_CAPABILITY:
         return f"{x.device} is sm_{capability[0]}{capability[1]}, the kernel needs sm_90 or newer"
     if x.dtype not in _DTYPE_NAMES:
@@ -51,7 +60,7 @@ def _why_not(x, global_amax, block, err_mode, e4m3_scale_bound) -> str:
         return "x's data pointer is not 16-byte aligned"
     if row_scaled and global_amax.stride() != (1,):
         return "the row global_amax vector is not contiguous"
-    blocks = (x.numel() // 16 + _THREADS - 1) // _THREADS
+    blocks = (x.numel() // 16 + _GROUPS_PER_BLOCK - 1) // _GROUPS_PER_BLOCK
     if blocks > _MAX_BLOCKS:
         return f"x has {x.numel()} elements, more than one launch covers"
     return ""
@@ -119,11 +128,20 @@ def launch(
     rows, cols = x.shape
     row_scaled = global_amax.numel() != 1
     # Canonical strides (a size-1 dim may carry any stride in a contiguous tensor).
-    x = x.as_strided((rows, cols), (cols, 1))
-    amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
-    amax = amax.as_strided((amax.shape[0],), (1,))
+    if x.stride() != (cols, 1):
+        x = x.as_strided((rows, cols), (cols, 1))
+    amax = global_amax
+    if amax.dim() != 1 or amax.stride() != (1,):
+        amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
+        amax = amax.as_strided((amax.shape[0],), (1,))
+    index = _index(x.device)
+    major, minor = _capability(index)
     key = VariantKey(
-        _DTYPE_NAMES[x.dtype], block, err_mode, int(e4m3_scale_bound), row_scaled, arch_of(x.device)
-    )
-    with torch.cuda.device(x.device):
+        _DTYPE_NAMES[x.dtype], block, err_mode, int(e4m3_scale_bound), row_scaled,
+        f"sm_{major}{minor}a",
+    )  # fmt: skip
+    if index == torch.cuda.current_device():
         CACHE.get(key)(x, amax, codes, scales)
+    else:  # compile and run under the input's device
+        with torch.cuda.device(index):
+            CACHE.get(key)(x, amax, codes, scales)

@@ -52,8 +52,8 @@ _COUNTED = {
 # exact, so it rounds once like the add it stands for (pinned.e2m1_round_magic).
 _ANY_FMA = re.compile(r"\bfma\.[a-z0-9.]*f(16|32|64)\b[^;]*;")
 _MAGIC_FMA = re.compile(r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f[4C]A800000,\s*[%\w]+;")
-# ctaid.x * 256 widened to 64 bits before it is added to the thread index.
-_WIDE_INDEX = re.compile(r"\bmul\.wide\.u32\s+%rd\d+,\s*%r\d+,\s*256;")
+# ctaid.x * (groups per CTA) widened to 64 bits before it is added to the thread index.
+_WIDE_INDEX = re.compile(r"\bmul\.wide\.u32\s+%rd\d+,\s*%r\d+,\s*\d+;")
 _NARROW_GLOBAL = re.compile(r"\b(ld|st)\.global[^\[]*\[%r\d+")
 
 
@@ -88,7 +88,7 @@ def audit_ptx(ptx: str, arch: str) -> tuple[list[str], dict[str, int]]:
     if not has_hw_fp4(arch) and counts["e2m1x2"] != 0:
         failures.append(f"e2m1x2 conversion on {arch}")
     if not _WIDE_INDEX.search(ptx):
-        failures.append("block offset not widened to 64 bits (mul.wide.u32 ctaid*256)")
+        failures.append("block offset not widened to 64 bits (mul.wide.u32 ctaid*groups)")
     if _NARROW_GLOBAL.search(ptx):
         failures.append("global access through a 32-bit address register")
     return failures, counts

@@ -48,6 +48,10 @@ from . import pinned as pin
 GROUP = 16
 FLT_MAX = 3.4028234663852886e38  # largest finite float32
 
+GROUPS_PER_THREAD = 4  # amortizes the per-CTA table and the per-tensor step 1
+TABLE = 128  # per-tensor constants for scale bytes 0x00..0x7F (0x7F never occurs)
+TABLE_BYTES = TABLE * 4 * 4
+
 _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
 
 
@@ -88,11 +92,12 @@ class QuantizeKernel:
     ):
         rows = Int64(mX.shape[0])
         groups_per_row = Int64(mX.shape[1]) // GROUP
-        total = rows * groups_per_row  # one thread per 1x16 group
+        total = rows * groups_per_row  # one 1x16 group per thread and step
         threads = self.cfg.threads
-        blocks = Int32((total + (threads - 1)) // threads)
+        per_block = threads * GROUPS_PER_THREAD
+        blocks = Int32((total + (per_block - 1)) // per_block)
         self.kernel(mX, mAmax, mCodes, mScales, groups_per_row, total).launch(
-            grid=[blocks, 1, 1], block=[threads, 1, 1], stream=stream
+            grid=[blocks, 1, 1], block=[threads, 1, 1], smem=TABLE_BYTES, stream=stream
         )
 
     @cute.kernel
@@ -108,87 +113,143 @@ class QuantizeKernel:
         cfg = self.cfg
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
-        u = Int64(bidx) * cfg.threads + Int64(tidx)
-        in_range = u < total
-        # Past the end: redo the last group (valid memory), store nothing.
-        u = cutlass.min(u, total - 1)
-        if cutlass.const_expr(cfg.block == "16x16"):
-            tile = u >> 4  # a half-warp per 16x16 tile
-            tile_row = tile // groups_per_row
-            col_group = tile - tile_row * groups_per_row
-            row = tile_row * GROUP + (u & (GROUP - 1))
-            t = row * groups_per_row + col_group
-        else:
-            t = u
-
-        # ---- load 16 elements: (16,) at element offset 16 t, 16-byte vectors
-        elem_bytes = cfg.element.width // 8
-        x_addr = mX.iterator.toint() + t * (GROUP * elem_bytes)
-        x_ptr = cute.make_ptr(cfg.element, x_addr, cute.AddressSpace.gmem, assumed_align=16)
-        gX = cute.make_tensor(x_ptr, cute.make_layout(GROUP))  # (16,)
-        rX = cute.make_rmem_tensor((GROUP,), cfg.element)
-        cute.autovec_copy(gX, rX)
-        xv = rX.load().to(Float32)
-        x = [xv[i] for i in range(GROUP)]
-
-        # ---- step 1: global scale
-        gamax = mAmax[t // groups_per_row] if cutlass.const_expr(cfg.row_scaled) else mAmax[0]
         d = Float32(cfg.d)
-        s = pin.global_scale(gamax, d)
-        s_dec = pin.div_rn(Float32(1.0), s)
+        smem = cutlass.utils.SmemAllocator()
+        table = smem.allocate_tensor(
+            Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
+        )  # (128, 4): unused when row-scaled
+        gamax = mAmax[0]
+        s_dec = pin.div_rn(Float32(1.0), pin.global_scale(gamax, d))
+        if cutlass.const_expr(not cfg.row_scaled):
+            # Per tensor: step 1 once, and the per-scale-byte constants of steps
+            # 4-6 (inv, W1, W15, fast-ok) once per CTA, for all 127 finite bytes.
+            if tidx < TABLE:
+                f = pin.e4m3x2_to_f32(Int32(tidx))[1]
+                inv, w1, w15, ok = _scale_constants(f, s_dec, gamax, d)
+                table[tidx, 0] = inv
+                table[tidx, 1] = w1
+                table[tidx, 2] = w15
+                table[tidx, 3] = Float32(ok)
+            cute.arch.sync_threads()
+        # Each thread takes GROUPS_PER_THREAD groups, one CTA-wide stride apart
+        # (coalesced); threads past the end redo the last group and store
+        # nothing, so every lane reaches the 16x16 shuffles.
+        first = Int64(bidx) * (cfg.threads * GROUPS_PER_THREAD) + Int64(tidx)
+        for k in cutlass.range_constexpr(GROUPS_PER_THREAD):
+            # ======== one 1x16 group (a 16x16 tile row): load, candidates, select, store
+            v = first + k * cfg.threads
+            in_range = v < total
+            u = cutlass.min(v, total - 1)
+            if cutlass.const_expr(cfg.block == "16x16"):
+                tile = u >> 4  # a half-warp per 16x16 tile
+                tile_row = tile // groups_per_row
+                col_group = tile - tile_row * groups_per_row
+                row = tile_row * GROUP + (u & (GROUP - 1))
+                t = row * groups_per_row + col_group
+            else:
+                t = u
 
-        # ---- step 2: block amax (NaN-dropping, from 0)
-        ax = [pin.abs_f32(x[i]) for i in range(GROUP)]  # (16,) |x_i|
-        a = Float32(0.0)
-        for i in cutlass.range_constexpr(GROUP):
-            a = pin.fmax(a, ax[i])
-        if cutlass.const_expr(cfg.block == "16x16"):
-            for off in (8, 4, 2, 1):
-                a = pin.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
+            # ---- load 16 elements: (16,) at element offset 16 t, 16-byte vectors
+            elem_bytes = cfg.element.width // 8
+            x_addr = mX.iterator.toint() + t * (GROUP * elem_bytes)
+            x_ptr = cute.make_ptr(cfg.element, x_addr, cute.AddressSpace.gmem, assumed_align=16)
+            gX = cute.make_tensor(x_ptr, cute.make_layout(GROUP))  # (16,)
+            rX = cute.make_rmem_tensor((GROUP,), cfg.element)
+            cute.autovec_copy(gX, rX)
+            xv = rX.load().to(Float32)
+            x = [xv[i] for i in range(GROUP)]
 
-        # ---- step 3: candidate scales, one cvt for both (c4 upper byte, c6 lower)
-        base = pin.mul_rn(pin.div_rn(a, Float32(6.0)), s)
-        c6 = pin.fmin(base, Float32(448.0))
-        c4 = pin.fmin(pin.mul_rn(base, Float32(1.5)), Float32(448.0))
-        pair = pin.cvt_e4m3x2(c4, c6)
-        f4, f6 = pin.e4m3x2_to_f32(pair)
+            # ---- step 1: global scale (row-scaled: this row's)
+            if cutlass.const_expr(cfg.row_scaled):
+                gamax = mAmax[t // groups_per_row]
+                s_dec = pin.div_rn(Float32(1.0), pin.global_scale(gamax, d))
+            s = pin.global_scale(gamax, d)
 
-        # ---- steps 4-6, fast path: magic-add rounding and two-constant values
-        r4, err4, ok4 = _fast_candidate(cfg, ax, f4, s_dec, gamax, d)
-        r6, err6, ok6 = _fast_candidate(cfg, ax, f6, s_dec, gamax, d)
-        err4, err6 = _fold_tile(cfg, err4, err6)
-        pick4 = pin.less_mask(err4, err6)  # all ones: map-to-4
-        word0, word1 = _pack_winner([pin.pick_f32(pick4, r4[i], r6[i]) for i in range(GROUP)], x)
-        scale = ((pair >> 8) & pick4) | (pair & (pick4 ^ -1))
+            # ---- step 2: block amax (NaN-dropping, from 0)
+            ax = [pin.abs_f32(x[i]) for i in range(GROUP)]  # (16,) |x_i|
+            a = Float32(0.0)
+            for i in cutlass.range_constexpr(GROUP):
+                a = pin.fmax(a, ax[i])
+            if cutlass.const_expr(cfg.block == "16x16"):
+                for off in (8, 4, 2, 1):
+                    a = pin.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
 
-        # ---- the exact per-element path, for groups the shortcuts do not cover:
-        # extreme scales (fast-ok flag 0) or a NaN element (its code drops the sign).
-        slow = (ok4 & ok6) ^ 1
-        slow = slow | pin.is_nan(err4) | pin.is_nan(err6)
-        if cutlass.const_expr(cfg.block == "16x16"):
-            slow = Int32(cute.arch.vote_any_sync(slow != 0))  # shuffles need the whole warp
-        if slow != 0:
-            words4, err4 = _candidate(cfg, x, f4, s_dec, gamax, d)
-            words6, err6 = _candidate(cfg, x, f6, s_dec, gamax, d)
+            # ---- step 3: candidate scales, one cvt for both (c4 upper byte, c6 lower)
+            base = pin.mul_rn(pin.div_rn(a, Float32(6.0)), s)
+            c6 = pin.fmin(base, Float32(448.0))
+            c4 = pin.fmin(pin.mul_rn(base, Float32(1.5)), Float32(448.0))
+            pair = pin.cvt_e4m3x2(c4, c6)
+            f4, f6 = pin.e4m3x2_to_f32(pair)
+
+            # ---- steps 4-6, fast path: magic-add rounding and two-constant values
+            if cutlass.const_expr(cfg.row_scaled):
+                k4 = _scale_constants(f4, s_dec, gamax, d)
+                k6 = _scale_constants(f6, s_dec, gamax, d)
+            else:
+                k4 = _lookup(table, (pair >> 8) & 0xFF)
+                k6 = _lookup(table, pair & 0xFF)
+            r4, err4, ok4 = _fast_candidate(cfg, ax, a, *k4)
+            r6, err6, ok6 = _fast_candidate(cfg, ax, a, *k6)
             err4, err6 = _fold_tile(cfg, err4, err6)
-            pick4 = pin.less_mask(err4, err6)
-            keep6 = pick4 ^ -1
-            word0 = (words4[0] & pick4) | (words6[0] & keep6)
-            word1 = (words4[1] & pick4) | (words6[1] & keep6)
-            scale = ((pair >> 8) & pick4) | (pair & keep6)
-        if in_range:
-            c_addr = mCodes.iterator.toint() + t * (GROUP // 2)
-            c_ptr = cute.make_ptr(Uint32, c_addr, cute.AddressSpace.gmem, assumed_align=8)
-            gC = cute.make_tensor(c_ptr, cute.make_layout(2))  # (2,) words = 8 bytes
-            rC = cute.make_rmem_tensor((2,), Uint32)
-            rC[0] = Uint32(word0)
-            rC[1] = Uint32(word1)
-            cute.autovec_copy(rC, gC)
-            s_ptr = cute.make_ptr(
-                Uint8, mScales.iterator.toint() + t, cute.AddressSpace.gmem, assumed_align=1
-            )
-            gS = cute.make_tensor(s_ptr, cute.make_layout(1))
-            gS[0] = Uint8(scale & 0xFF)
+            pick4 = pin.less_mask(err4, err6)  # all ones: map-to-4
+            packed = _pack_winner([pin.pick_f32(pick4, r4[i], r6[i]) for i in range(GROUP)], x)
+            word0 = Int32(packed[0])
+            word1 = Int32(packed[1])
+            scale = Int32(((pair >> 8) & pick4) | (pair & (pick4 ^ -1)))
+
+            # ---- the exact per-element path, for groups the shortcuts do not cover:
+            # extreme scales or magnitudes (fast-ok 0), or a NaN element (its code
+            # drops the sign bit).
+            slow = (ok4 & ok6) ^ 1
+            slow = slow | pin.is_nan(err4) | pin.is_nan(err6)
+            if cutlass.const_expr(cfg.block == "16x16"):
+                slow = Int32(cute.arch.vote_any_sync(slow != 0))  # shuffles need the whole warp
+            if slow != 0:
+                exact = _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
+                word0 = Int32(exact[0])
+                word1 = Int32(exact[1])
+                scale = Int32(exact[2])
+            if in_range:
+                _store(mCodes, mScales, t, word0, word1, scale)
+
+
+def _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d):
+    """Steps 4-8 exactly as SPEC writes them, per element: two code words and the scale byte."""
+    words4, err4 = _candidate(cfg, x, f4, s_dec, gamax, d)
+    words6, err6 = _candidate(cfg, x, f6, s_dec, gamax, d)
+    err4, err6 = _fold_tile(cfg, err4, err6)
+    pick4 = pin.less_mask(err4, err6)
+    keep6 = pick4 ^ -1
+    word0 = (words4[0] & pick4) | (words6[0] & keep6)
+    word1 = (words4[1] & pick4) | (words6[1] & keep6)
+    return word0, word1, ((pair >> 8) & pick4) | (pair & keep6)
+
+
+def _store(mCodes, mScales, t, word0, word1, scale):
+    """Group ``t``'s 8 code bytes (one 8-byte store) and its scale byte."""
+    c_addr = mCodes.iterator.toint() + t * (GROUP // 2)
+    c_ptr = cute.make_ptr(Uint32, c_addr, cute.AddressSpace.gmem, assumed_align=8)
+    gC = cute.make_tensor(c_ptr, cute.make_layout(2))  # (2,) words = 8 bytes
+    rC = cute.make_rmem_tensor((2,), Uint32)
+    rC[0] = Uint32(word0)
+    rC[1] = Uint32(word1)
+    cute.autovec_copy(rC, gC)
+    s_addr = mScales.iterator.toint() + t
+    s_ptr = cute.make_ptr(Uint8, s_addr, cute.AddressSpace.gmem, assumed_align=1)
+    gS = cute.make_tensor(s_ptr, cute.make_layout(1))
+    gS[0] = Uint8(scale & 0xFF)
+
+
+def _scale_constants(f, s_dec, gamax, d):
+    """Per-candidate constants: ``inv`` (step 4), ``W1``, ``W15`` and the fast-ok flag."""
+    inv = pin.fmin(pin.div_rn(Float32(1.0), pin.mul_rn(f, s_dec)), Float32(FLT_MAX))
+    w1, w15, ok = pin.grid_constants(f, gamax, d)
+    return inv, w1, w15, ok
+
+
+def _lookup(table, byte):
+    """The per-tensor constants of scale byte ``byte`` from the CTA's table."""
+    return table[byte, 0], table[byte, 1], table[byte, 2], Int32(table[byte, 3])
 
 
 def _fold_tile(cfg, err4, err6):
@@ -200,14 +261,14 @@ def _fold_tile(cfg, err4, err6):
     return err4, err6
 
 
-def _fast_candidate(cfg, ax, f, s_dec, gamax, d):
+def _fast_candidate(cfg, ax, a, inv, w1, w15, ok):
     """Steps 4-6 for one candidate, fast: on-grid magnitudes ``r`` (16), error, fast-ok flag.
 
     Signs drop out: ``q_i`` has ``x_i``'s sign and ``|RN(-v + a)| = |RN(v - a)|``,
-    so the error uses ``|x_i|`` and the magnitudes ``r_i`` alone.
+    so the error uses ``|x_i|`` and the magnitudes ``r_i`` alone. The rounding
+    does not saturate, so the flag also asks ``RN(a * inv) < 7``: then every
+    ``q_i`` is below 7 (RN is monotonic) and rounds to at most 6.
     """
-    inv = pin.fmin(pin.div_rn(Float32(1.0), pin.mul_rn(f, s_dec)), Float32(FLT_MAX))
-    w1, w15, ok = pin.grid_constants(f, gamax, d)
     r = []
     err = Float32(0.0)
     for i in range(GROUP):
@@ -217,7 +278,8 @@ def _fast_candidate(cfg, ax, f, s_dec, gamax, d):
             err = pin.add_rn(err, pin.abs_f32(diff))
         else:
             err = pin.add_rn(err, pin.mul_rn(diff, diff))
-    return r, err, ok
+    below7 = pin.less_mask(pin.mul_rn(a, inv), Float32(7.0)) & 1
+    return r, err, ok & below7
 
 
 def _pack_winner(r, x):

@@ -251,21 +251,20 @@ def e2m1x2_to_f32(word, byte: int, *, loc=None, ip=None) -> tuple[Float32, Float
 
 @dsl_user_op
 def e2m1_round_magic(m, *, loc=None, ip=None) -> Float32:
-    """E2M1 magnitude of ``m >= 0`` (RNE, saturating at 6, NaN -> 6) by a magic add.
+    """E2M1 magnitude of ``0 <= m < 7`` (round-to-nearest-even) by a magic add.
 
     ``P = 2^floor(log2(max(m, 1)))`` (``max.f32`` and an exponent mask), then
     ``t = RN(m + P * 2^22)`` and ``r = t - P * 2^22``: the sum's ulp is ``P / 2``,
     the E2M1 spacing in ``m``'s binade, so ``r`` is ``m`` rounded to the grid
     with ties to even. Both ``fma.rn.f32`` are pinned on purpose: ``P * 2^22``
     is a power of two, so each product is exact and each fma rounds once,
-    exactly like the add it stands for. ``min.f32`` saturates at 6 (8, 12, ...
-    and the NaN of ``Inf - Inf`` or of a NaN ``m`` all become 6).
+    exactly like the add it stands for. No saturation: below 7 the result is at
+    most 6 (the caller checks the group's largest ``m``); a NaN stays NaN.
     """
     text = (
         "{ .reg .f32 p, t; .reg .b32 b;"
         " max.f32 p, $1, 0f3F800000; mov.b32 b, p; and.b32 b, b, 0x7F800000; mov.b32 p, b;"
-        " fma.rn.f32 t, p, 0f4A800000, $1; fma.rn.f32 t, p, 0fCA800000, t;"
-        " min.f32 $0, t, 0f40C00000; }"
+        " fma.rn.f32 t, p, 0f4A800000, $1; fma.rn.f32 $0, p, 0fCA800000, t; }"
     )
     return Float32(_asm(T.f32(), [_f(m, loc, ip)], text, "=f,f"))
 

@@ -49,7 +49,7 @@ GROUP = 16
 FLT_MAX = 3.4028234663852886e38  # largest finite float32
 
 GROUPS_PER_THREAD = 4  # amortizes the per-CTA table and the per-tensor step 1
-TABLE = 128  # per-tensor constants for scale bytes 0x00..0x7F (0x7F never occurs)
+TABLE = 256  # per-tensor constants for every scale byte (negative ones need a negative amax)
 TABLE_BYTES = TABLE * 4 * 4
 
 _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
@@ -114,7 +114,7 @@ class QuantizeKernel:
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
         d = Float32(cfg.d)
-        smem = cutlass.utils.SmemAllocator()
+        smem = cutlass.memory.SmemAllocator()
         table = smem.allocate_tensor(
             Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
         )  # (128, 4): unused when row-scaled
@@ -122,7 +122,7 @@ class QuantizeKernel:
         s_dec = pin.div_rn(Float32(1.0), pin.global_scale(gamax, d))
         if cutlass.const_expr(not cfg.row_scaled):
             # Per tensor: step 1 once, and the per-scale-byte constants of steps
-            # 4-6 (inv, W1, W15, fast-ok) once per CTA, for all 127 finite bytes.
+            # 4-6 (inv, W1, W15, fast-ok) once per CTA, one byte per thread.
             if tidx < TABLE:
                 f = pin.e4m3x2_to_f32(Int32(tidx))[1]
                 inv, w1, w15, ok = _scale_constants(f, s_dec, gamax, d)
@@ -265,9 +265,10 @@ def _fast_candidate(cfg, ax, a, inv, w1, w15, ok):
     """Steps 4-6 for one candidate, fast: on-grid magnitudes ``r`` (16), error, fast-ok flag.
 
     Signs drop out: ``q_i`` has ``x_i``'s sign and ``|RN(-v + a)| = |RN(v - a)|``,
-    so the error uses ``|x_i|`` and the magnitudes ``r_i`` alone. The rounding
-    does not saturate, so the flag also asks ``RN(a * inv) < 7``: then every
-    ``q_i`` is below 7 (RN is monotonic) and rounds to at most 6.
+    so the error uses ``|x_i|`` and the magnitudes ``r_i`` alone; that needs
+    ``inv > 0`` (a negative global amax can make it negative or -Inf). The
+    rounding does not saturate, so the flag also asks ``RN(a * inv) < 7``: then
+    every ``q_i`` is below 7 (RN is monotonic) and rounds to at most 6.
     """
     r = []
     err = Float32(0.0)
@@ -279,7 +280,8 @@ def _fast_candidate(cfg, ax, a, inv, w1, w15, ok):
         else:
             err = pin.add_rn(err, pin.mul_rn(diff, diff))
     below7 = pin.less_mask(pin.mul_rn(a, inv), Float32(7.0)) & 1
-    return r, err, ok & below7
+    positive = pin.less_mask(Float32(0.0), inv) & 1  # q_i has x_i's sign
+    return r, err, ok & below7 & positive
 
 
 def _pack_winner(r, x):

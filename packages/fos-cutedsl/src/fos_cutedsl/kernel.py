@@ -119,7 +119,8 @@ class QuantizeKernel:
             Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
         )  # (128, 4): unused when row-scaled
         gamax = mAmax[0]
-        s_dec = pin.div_rn(Float32(1.0), pin.global_scale(gamax, d))
+        s = pin.global_scale(gamax, d)
+        s_dec = pin.div_rn(Float32(1.0), s)
         if cutlass.const_expr(not cfg.row_scaled):
             # Per tensor: step 1 once, and the per-scale-byte constants of steps
             # 4-6 (inv, W1, W15, fast-ok) once per CTA, one byte per thread.
@@ -135,35 +136,21 @@ class QuantizeKernel:
         # (coalesced); threads past the end redo the last group and store
         # nothing, so every lane reaches the 16x16 shuffles.
         first = Int64(bidx) * (cfg.threads * GROUPS_PER_THREAD) + Int64(tidx)
+        ahead = _load_group(cfg, mX, groups_per_row, total, first)
         for k in cutlass.range_constexpr(GROUPS_PER_THREAD):
             # ======== one 1x16 group (a 16x16 tile row): load, candidates, select, store
-            v = first + k * cfg.threads
-            in_range = v < total
-            u = cutlass.min(v, total - 1)
-            if cutlass.const_expr(cfg.block == "16x16"):
-                tile = u >> 4  # a half-warp per 16x16 tile
-                tile_row = tile // groups_per_row
-                col_group = tile - tile_row * groups_per_row
-                row = tile_row * GROUP + (u & (GROUP - 1))
-                t = row * groups_per_row + col_group
-            else:
-                t = u
-
-            # ---- load 16 elements: (16,) at element offset 16 t, 16-byte vectors
-            elem_bytes = cfg.element.width // 8
-            x_addr = mX.iterator.toint() + t * (GROUP * elem_bytes)
-            x_ptr = cute.make_ptr(cfg.element, x_addr, cute.AddressSpace.gmem, assumed_align=16)
-            gX = cute.make_tensor(x_ptr, cute.make_layout(GROUP))  # (16,)
-            rX = cute.make_rmem_tensor((GROUP,), cfg.element)
-            cute.autovec_copy(gX, rX)
+            rX, t, in_range = ahead
+            if cutlass.const_expr(k + 1 < GROUPS_PER_THREAD):
+                # Software pipelining: the next group's loads fly during this one.
+                ahead = _load_group(cfg, mX, groups_per_row, total, first + (k + 1) * cfg.threads)
             xv = rX.load().to(Float32)
             x = [xv[i] for i in range(GROUP)]
 
             # ---- step 1: global scale (row-scaled: this row's)
             if cutlass.const_expr(cfg.row_scaled):
                 gamax = mAmax[t // groups_per_row]
-                s_dec = pin.div_rn(Float32(1.0), pin.global_scale(gamax, d))
-            s = pin.global_scale(gamax, d)
+                s = pin.global_scale(gamax, d)
+                s_dec = pin.div_rn(Float32(1.0), s)
 
             # ---- step 2: block amax (NaN-dropping, from 0)
             ax = [pin.abs_f32(x[i]) for i in range(GROUP)]  # (16,) |x_i|
@@ -211,6 +198,31 @@ class QuantizeKernel:
                 scale = Int32(exact[2])
             if in_range:
                 _store(mCodes, mScales, t, word0, word1, scale)
+
+
+def _load_group(cfg, mX, groups_per_row, total, v):
+    """Issue the 16-byte loads of group ``v``: (registers (16,), group index t, in range).
+
+    Past the end, the last group is read again (valid memory) and marked out
+    of range, so its lanes still reach the 16x16 shuffles but store nothing.
+    """
+    in_range = v < total
+    u = cutlass.min(v, total - 1)
+    if cutlass.const_expr(cfg.block == "16x16"):
+        tile = u >> 4  # a half-warp per 16x16 tile
+        tile_row = tile // groups_per_row
+        col_group = tile - tile_row * groups_per_row
+        row = tile_row * GROUP + (u & (GROUP - 1))
+        t = row * groups_per_row + col_group
+    else:
+        t = u
+    elem_bytes = cfg.element.width // 8
+    x_addr = mX.iterator.toint() + t * (GROUP * elem_bytes)
+    x_ptr = cute.make_ptr(cfg.element, x_addr, cute.AddressSpace.gmem, assumed_align=16)
+    gX = cute.make_tensor(x_ptr, cute.make_layout(GROUP))  # (16,)
+    rX = cute.make_rmem_tensor((GROUP,), cfg.element)
+    cute.autovec_copy(gX, rX)
+    return rX, t, in_range
 
 
 def _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d):
@@ -293,10 +305,7 @@ def _pack_winner(r, x):
             signed = [pin.signed_grid(r[8 * w + j], x[8 * w + j]) for j in range(8)]
             words.append(pin.cvt_e2m1x8(*signed))
         else:
-            word = Int32(0)
-            for j in range(8):
-                word = word | (pin.grid_code(r[8 * w + j], x[8 * w + j]) << (4 * j))
-            words.append(word)
+            words.append(pin.pack_grid_codes8(r[8 * w : 8 * w + 8], x[8 * w : 8 * w + 8]))
     return words[0], words[1]
 
 

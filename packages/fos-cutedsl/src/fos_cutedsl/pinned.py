@@ -318,22 +318,6 @@ def grid_constants(f, gamax, d, *, loc=None, ip=None) -> tuple[Float32, Float32,
 
 
 @dsl_user_op
-def grid_code(r, x, *, loc=None, ip=None) -> Int32:
-    """E2M1 code (0..15) of an on-grid magnitude ``r`` with ``x``'s sign bit.
-
-    ``r * 2^-126`` is exact (0.5 lands on the subnormal 2^-127, 1 on the
-    smallest normal), and its bits shifted right by 22 are the code 0..7.
-    Only for finite, non-NaN ``x`` (a NaN element takes the exact path).
-    """
-    text = (
-        "{ .reg .f32 t; .reg .b32 b, s;"
-        " mul.rn.f32 t, $1, 0f00800000; mov.b32 b, t; shr.u32 b, b, 22;"
-        " mov.b32 s, $2; shr.u32 s, s, 31; shl.b32 s, s, 3; or.b32 $0, b, s; }"
-    )
-    return Int32(_asm(T.i32(), [_f(r, loc, ip), _f(x, loc, ip)], text, "=r,f,f"))
-
-
-@dsl_user_op
 def signed_grid(r, x, *, loc=None, ip=None) -> Float32:
     """``r`` with ``x``'s sign bit (for the SM100 hardware encoder, exact on the grid)."""
     text = (
@@ -356,3 +340,26 @@ def pick_f32(mask, a, b, *, loc=None, ip=None) -> Float32:
     text = "{ .reg .pred p; setp.ne.u32 p, $1, 0; selp.f32 $0, $2, $3, p; }"
     ops = [_i(mask, loc, ip), _f(a, loc, ip), _f(b, loc, ip)]
     return Float32(_asm(T.f32(), ops, text, "=f,r,f,f"))
+
+
+@dsl_user_op
+def pack_grid_codes8(r, x, *, loc=None, ip=None) -> Int32:
+    """Eight on-grid magnitudes ``r`` with ``x``'s sign bits as one word of E2M1 codes.
+
+    Element ``j`` lands in nibble ``j``. Each ``r * 2^-126`` is exact (0.5 lands
+    on the subnormal 2^-127, 1 on the smallest normal) and its bits are the
+    code shifted left by 22, so one shift puts it in place;
+    the sign is ``x``'s bit 31 shifted to the nibble's bit 3. Only for finite,
+    non-NaN ``x`` (a NaN element takes the exact path).
+    """
+    body = []
+    for j in range(8):
+        shift = f"shr.u32 b, b, {22 - 4 * j};" if 4 * j <= 22 else f"shl.b32 b, b, {4 * j - 22};"
+        body.append(
+            f" mul.rn.f32 t, ${j + 1}, 0f00800000; mov.b32 b, t; {shift} or.b32 w, w, b;"
+            f" mov.b32 b, ${j + 9}; shr.u32 b, b, {28 - 4 * j}; and.b32 b, b, {8 << (4 * j)};"
+            " or.b32 w, w, b;"
+        )
+    text = "{ .reg .f32 t; .reg .b32 b, w; mov.b32 w, 0;" + "".join(body) + " mov.b32 $0, w; }"
+    ops = [_f(v, loc, ip) for v in (*r, *x)]
+    return Int32(_asm(T.i32(), ops, text, "=r," + ",".join(["f"] * 16)))

@@ -3,33 +3,48 @@
 Bitwise contract (SPEC.md). Every float32 operation is one pinned PTX
 instruction from ``pinned`` (``div.rn``, ``mul.rn``, ``add.rn``, ``sub.rn``,
 NaN-dropping ``min``/``max``, no ``.ftz``, no approximations, no compiler
-contracted ``fma``), applied in SPEC's order:
+contracted ``fma``; the only ``fma`` is the magic-add rounding's, whose product
+is an exact power of two). Per group, in SPEC's order:
 
-1. ``s = min(D / gamax, FLT_MAX)``, 1 when gamax or s is 0; ``s_dec = 1 / s``.
-2. Block amax: NaN-dropping ``max.f32`` of ``|x_i|`` from 0, in element order;
-   a 16x16 tile then combines its 16 row amaxes with ``shfl.bfly`` 8, 4, 2, 1
-   (max is exact, so the order does not matter).
+1. ``s = min(D / gamax, FLT_MAX)``, 1 when gamax or s is 0; ``s_dec = 1 / s``
+   (per tensor: once per thread).
+2. Block amax: NaN-dropping ``max.f32`` of ``|x_i|`` from 0; a 16x16 tile then
+   combines its 16 row amaxes with ``shfl.bfly`` 8, 4, 2, 1 (max is exact).
 3. ``base = (a / 6) * s``; ``c6 = min(base, 448)``, ``c4 = min(base * 1.5, 448)``;
    both go through one ``cvt.rn.satfinite.e4m3x2.f32`` and decode exactly.
-4. ``inv_k = min(1 / (f_k * s_dec), FLT_MAX)``; ``q_i = x_i * inv_k``.
-5. E2M1 codes: on SM90 a segment-scaled ``RN(y + 2^23)`` rounding that gives
-   the code and its exact value (NaN -> 0x7, sign of q kept); on SM100+
-   ``cvt.rn.satfinite.e2m1x2.f32`` and ``cvt.rn.f16x2.e2m1x2`` (chosen at
-   trace time from the target arch).
-6. Row error: ``val = ((dq * f) * gamax) / D``, ``d = val - x``, accumulated for
-   i = 0..15 in order as ``err + |d|`` (mae) or ``err + d * d`` (mse).
+4. ``inv_k = min(1 / (f_k * s_dec), FLT_MAX)``: per tensor looked up in a
+   256-entry table of every scale byte, built once per CTA in shared memory.
+5.-6. Fast path. Signs drop out (``q_i`` has ``x_i``'s sign when ``inv > 0``,
+   and ``|RN(v - a)| = |RN(-v + a)|``), so each candidate works on ``|x_i|``:
+   ``m = RN(|x_i| * inv)``, E2M1 magnitude ``r = RN(m + C) - C`` with
+   ``C = 2^22 * 2^floor(log2(max(m, 1)))`` (round-to-nearest-even on the grid),
+   value ``V = 2^e(r) * W`` with ``W1 = RN(RN(f g) / D)`` or
+   ``W15 = RN(RN(1.5 f g) / D)`` (SPEC's ``RN(RN(RN(r f) g) / D)`` exactly,
+   because ``r f`` is exact and powers of two scale exactly while nothing is
+   subnormal or overflows), ``d = RN(V - |x_i|)``, error summed for i = 0..15
+   in order as ``err + |d|`` (mae) or ``err + d * d`` (mse). The winner's codes
+   are the bits of ``r * 2^-126`` (0.5 is the subnormal 2^-127) with ``x``'s
+   sign; on SM100+ ``cvt.rn.satfinite.e2m1x2.f32`` encodes the signed ``r``.
+   Proofs: ``tests/cutedsl/fast_model.py`` and ``test_fast_algebra.py``.
+   Exact path: a group whose candidates fail the fast path's preconditions
+   (``W1 < 2^-125``, ``RN(1.5 f g) > 2^124``, ``inv <= 0``, ``RN(a * inv) >= 7``)
+   or whose error is NaN (a NaN element) is recomputed per element exactly as
+   SPEC writes it: ``q_i = x_i * inv``, a segment-scaled ``RN(y + 2^23)``
+   E2M1 rounding (SM90) or the hardware conversion (SM100+), and
+   ``val = ((dq * f) * gamax) / D`` with ``div.rn``.
 7. 16x16: the 16 row errors fold with ``shfl.bfly`` 8, 4, 2, 1 and ``add.rn``;
    lane ``i`` adds ``e_i`` and ``e_(i^8)``, then 4, 2, 1, which equals SPEC's
    ``(((e0+e8)+(e4+e12))+...)`` bit for bit because IEEE addition commutes.
+   The warp votes, so both tiles of a warp take the exact path together.
 8. Map-to-4 only when ``err4 < err6`` (ordered: ties and NaN pick map-to-6).
 
-Tiling. 256 threads per CTA over a 1-D grid. 1x16: thread ``t`` owns group
-``t`` (elements ``[16t, 16t+16)``, code bytes ``[8t, 8t+8)``, scale byte
-``t``), read with 16-byte vector loads and written with one 8-byte store.
-16x16: a half-warp owns one tile, lane ``r`` its row ``r``. Threads past the
-end re-read the last group and skip their stores, so every lane reaches the
-shuffles. All addresses are computed in 64-bit integers (tensors over 2^31
-elements are fine).
+Tiling. 256 threads per CTA, each taking ``GROUPS_PER_THREAD`` groups one
+CTA-wide stride apart, with the next group's 16-byte loads issued before the
+current group's arithmetic. 1x16: group ``t`` is elements ``[16t, 16t+16)``,
+code bytes ``[8t, 8t+8)`` (one 8-byte store) and scale byte ``t``. 16x16: a
+half-warp owns one tile, lane ``r`` its row ``r``. Threads past the end re-read
+the last group and skip their stores, so every lane reaches the shuffles. All
+addresses are computed in 64-bit integers (tensors over 2^31 elements are fine).
 """
 
 from __future__ import annotations

@@ -62,13 +62,9 @@ class Config:
 
 
 @dataclass
-class Record:
-    rows: int
-    cols: int
-    block: str
-    row_scaled: bool
-    dtype: str
-    err_mode: str
+class Record(Config):
+    """One timed implementation of one configuration (a row of the JSON file)."""
+
     impl: str
     us: float
     tbps: float

@@ -412,7 +412,12 @@ def quantize_group(xs, gamax, bound: int = 256, err_mode: str = "mae", mut=None)
             codes, err, ties = row_codes_and_error(xs, f, s_dec, inv, gamax, d, err_mode, mut)
             out.append((byte, codes, err, ties))
         (b4, c4, e4, t4), (b6, c6, e6, t6) = out
-        pick4 = bool(e4 < e6)
+    return _choose(b4, c4, e4, t4, b6, c6, e6, t6)
+
+
+def _choose(b4, c4, e4, t4, b6, c6, e6, t6, **extra) -> GroupResult:
+    """SPEC step 8: map-to-4 only when its error is strictly smaller (NaN compares false)."""
+    pick4 = bool(e4 < e6)
     return GroupResult(
         codes=c4 if pick4 else c6,
         byte=b4 if pick4 else b6,
@@ -424,6 +429,7 @@ def quantize_group(xs, gamax, bound: int = 256, err_mode: str = "mae", mut=None)
         codes4=c4,
         codes6=c6,
         ties=t4 if pick4 else t6,
+        **extra,
     )
 
 
@@ -449,21 +455,7 @@ def quantize_tile(rows, gamax, bound: int = 256, err_mode: str = "mae", mut=None
                 ties += t
             out.append((byte, codes, errs, fold16(errs, mut), ties))
         (b4, c4, r4, e4, t4), (b6, c6, r6, e6, t6) = out
-        pick4 = bool(e4 < e6)
-    return GroupResult(
-        codes=c4 if pick4 else c6,
-        byte=b4 if pick4 else b6,
-        pick4=pick4,
-        err4=e4,
-        err6=e6,
-        byte4=b4,
-        byte6=b6,
-        codes4=c4,
-        codes6=c6,
-        ties=t4 if pick4 else t6,
-        row_err4=r4,
-        row_err6=r6,
-    )
+    return _choose(b4, c4, e4, t4, b6, c6, e6, t6, row_err4=r4, row_err6=r6)
 
 
 def quantize_tensor(x, gamax, block: str = "1x16", err_mode: str = "mae", bound: int = 256):

@@ -50,7 +50,7 @@ def quantize_op(
         kernel, _ = cutedsl()
         xk, _ = _kernel_layout(x)
         codes, scales = quantize_outputs(xk)
-        kernel.api.launch(xk, global_amax.contiguous(), codes, scales.view(torch.uint8), **knobs)
+        kernel.launch(xk, global_amax.contiguous(), codes, scales.view(torch.uint8), **knobs)
         return codes, scales
     enforce(decision, x, strict)
     return fos_reference.quantize(x, global_amax, **knobs)

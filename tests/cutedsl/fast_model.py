@@ -6,16 +6,22 @@ here mirrors one such sequence instruction for instruction (torch's CPU
 float32 ops round once each, like the GPU's), so the claims can be checked on
 the CPU, exhaustively where the domain allows:
 
-* ``round_e2m1``: E2M1 round-to-nearest-even of ``0 <= m < 7`` by adding the
-  magic constant ``C = P * 2**22``, ``P = 2**floor(log2(max(m, 1)))``: the
-  sum's ulp is ``P / 2``, the E2M1 spacing in ``m``'s binade, so
-  ``RN(m + C) - C`` rounds ``m`` to the grid with ties to even.
+* ``round_e2m1``: E2M1 round-to-nearest-even of ``0 <= m < 7`` by subtracting
+  the magic constant ``C = max(m, 2) * 2**22``: ``|m - C|`` lies in the binade
+  whose ulp is the E2M1 spacing at ``m`` (0.5 below 2, 1 below 4, 2 above),
+  and ``C`` is an even multiple of that ulp wherever ``m`` is a tie, so
+  ``RN(m - C) + C`` rounds ``m`` to the grid with ties to even. Just above a
+  power of two ``|m - C|`` drops into the binade below (a finer grid), which
+  only happens within 2 ulps of ``m``'s grid point. No exponent mask: one
+  ``max`` and two ``fma`` whose products are exact.
 * ``e2m1_code``: the code of an on-grid magnitude is the bit pattern of
   ``r * 2**-126`` shifted right by 22 (0.5 lands on the subnormal 2**-127).
 * ``grid_value``: ``RN(RN(RN(r * f) * g) / D)`` for the 8 grid magnitudes ``r``
   is ``2**e * W``, with ``W`` one of two per-candidate constants
   (``W1`` for r in {0.5, 1, 2, 4}, ``W15`` for r in {1.5, 3, 6}), whenever
-  no intermediate is subnormal or overflows (``fast_value_ok``).
+  no intermediate is subnormal or overflows (``fast_value_ok``). With
+  ``K = 2 (W15 - W1)`` and ``J = W1 - K`` (both exact, Sterbenz) that is one
+  ``fma(r, K, 2**e * J)``: the exact sum is ``2**e W1`` or ``2**e W15``.
 """
 
 from __future__ import annotations
@@ -23,9 +29,7 @@ from __future__ import annotations
 import torch
 
 F32 = torch.float32
-EXP_MASK = 0x7F800000
 SIGN_EXP_MASK = -8388608  # 0xFF800000 as int32
-MANT_TOP = 0x00400000  # bit 22: the 1.5 mantissa of an on-grid magnitude
 
 
 def bits(v: torch.Tensor) -> torch.Tensor:
@@ -37,12 +41,10 @@ def floats(b: torch.Tensor) -> torch.Tensor:
 
 
 def round_e2m1(m: torch.Tensor) -> torch.Tensor:
-    """E2M1 magnitude of ``0 <= m < 7`` (RNE) by a magic add; no saturation (the kernel's)."""
-    one = torch.ones((), dtype=F32)
-    p = floats(bits(torch.fmax(m, one)) & EXP_MASK)  # max.f32 then and.b32
-    c = p * torch.tensor(2.0**22, dtype=F32)  # exact: inside fma.rn the product is exact
-    t = m + c  # fma.rn(p, 2^22, m)
-    return t - c  # fma.rn(p, -2^22, t): exact
+    """E2M1 magnitude of ``0 <= m < 7`` (RNE) by a magic subtract; no saturation (the kernel's)."""
+    c = torch.fmax(m, torch.tensor(2.0, dtype=F32)) * torch.tensor(2.0**22, dtype=F32)  # exact
+    t = m - c  # fma.rn(M, -2^22, m): the product is exact, so one rounding
+    return t + c  # fma.rn(M, 2^22, t): exact
 
 
 def round_e2m1_saturating(m: torch.Tensor) -> torch.Tensor:
@@ -69,17 +71,30 @@ def fast_value_ok(f: torch.Tensor, gamax: torch.Tensor, d: float) -> torch.Tenso
     Zero ``f`` with a finite gamax is fine too (every value is then 0).
     """
     w1 = value_constants(f, gamax, d)[0]
-    lo = w1 >= torch.tensor(2.0**-125, dtype=F32)  # 0.5 * W1 and 0.5 f g normal
+    lo = w1 >= torch.tensor(2.0**-124, dtype=F32)  # 0.5 * W1 normal, 0.5 * J exact
     hi = (f * torch.tensor(1.5, dtype=F32)) * gamax <= torch.tensor(2.0**124, dtype=F32)
     zero = (f == 0) & torch.isfinite(gamax)
     return (lo & hi) | zero
 
 
-def grid_value(r: torch.Tensor, w1: torch.Tensor, w15: torch.Tensor) -> torch.Tensor:
-    """``V(r) = pow2(r) * (W15 if r's bit 22 else W1)``: and.b32, selp, mul.rn."""
+def slope_constants(w1: torch.Tensor, w15: torch.Tensor):
+    """``K = 2 (W15 - W1)`` and ``J = W1 - K``; exact when ``W1 <= W15 <= 2 W1`` (Sterbenz)."""
+    k = (w15 - w1) * torch.tensor(2.0, dtype=F32)
+    return k, w1 - k
+
+
+def slope_exact(w1: torch.Tensor, w15: torch.Tensor) -> torch.Tensor:
+    """Whether ``K`` and ``J`` are exact: ``K + J == W1`` and ``1.5 K + J == W15`` (float64)."""
+    k, j = slope_constants(w1, w15)
+    k64, j64 = k.double(), j.double()
+    return ((k64 + j64) == w1.double()) & ((1.5 * k64 + j64) == w15.double())
+
+
+def grid_value(r: torch.Tensor, k: torch.Tensor, j: torch.Tensor) -> torch.Tensor:
+    """``V(r) = fma(r, K, pow2(r) * J)``: and.b32, mul.rn, fma.rn (float64 holds the exact sum)."""
     pow2 = floats(bits(r) & SIGN_EXP_MASK)
-    w = torch.where((bits(r) & MANT_TOP) != 0, w15, w1)
-    return pow2 * w
+    ej = pow2 * j  # exact: a power of two times a multiple of ulp(W1) >= 2^-148
+    return (r.double() * k.double() + ej.double()).to(F32)
 
 
 def exact_value(r: torch.Tensor, f: torch.Tensor, gamax: torch.Tensor, d: float):

@@ -43,11 +43,17 @@ def test_forbidden_forms_fail(extra, arch, expect):
     assert any(expect in f for f in failures), failures
 
 
-def test_the_pinned_magic_fma_passes():
-    """Only the magic-add rounding's exact fma shape is allowed (pinned.e2m1_round_magic)."""
-    magic = "fma.rn.f32 t, p, 0f4A800000, %r64; fma.rn.f32 t, p, 0fCA800000, t;\n"
-    failures, counts = audit_ptx(GOOD + magic, "sm_90a")
-    assert failures == [] and counts["magic fma"] == 2
+def test_the_pinned_fma_shapes_pass():
+    """Only the magic rounding's and grid_value's tagged exact fma shapes are allowed."""
+    magic = "fma.rn.f32 t, c, 0f4A800000, %r64; fma.rn.f32 t, c, 0fCA800000, t;\n"
+    tagged = "fma.rn.f32 %r93, %r90, %r91, pj; // fos: exact-sum fma\n"
+    failures, counts = audit_ptx(GOOD + magic + tagged, "sm_90a")
+    assert failures == [] and counts["magic fma"] == 2 and counts["exact-sum fma"] == 1
+
+
+def test_untagged_general_fma_fails():
+    failures, _ = audit_ptx(GOOD + "fma.rn.f32 %r93, %r90, %r91, pj;\n", "sm_90a")
+    assert any("forbidden fma" in f for f in failures)
 
 
 def test_missing_instructions_fail():
@@ -66,13 +72,16 @@ def test_variant_list_covers_every_knob():
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 def test_real_variant_compiles_clean(arch, tmp_path):
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.kernel import GROUPS_PER_THREAD, compile_quantize
+    from fos_cutedsl.kernel import QuantizeConfig, compile_quantize
 
     fn = compile_quantize(
         "bfloat16", "16x16", "mse", 256, False, arch, f"--keep-ptx --dump-dir {tmp_path}"
     )
     failures, counts = audit_ptx(fn.__ptx__, arch)
     assert failures == []
-    groups = GROUPS_PER_THREAD
-    assert counts["shfl"] >= 20 * groups  # amax 4, fast error fold 8, exact-path fold 8
-    assert counts["magic fma"] == 64 * groups  # 2 per element per candidate
+    groups = QuantizeConfig("bfloat16", "16x16", "mse", 256, False).groups_per_thread
+    assert (
+        counts["shfl"] >= 12 * groups + 12
+    )  # amax 4 + error fold 8: fast path per group, exact once
+    assert counts["magic fma"] == 64 * groups  # 2 per element per candidate, fast path
+    assert counts["exact-sum fma"] == 32 * groups  # 1 per element per candidate, fast path

@@ -73,12 +73,22 @@ def test_grid_value_equals_spec_where_ok(d):
     w1, w15 = fm.value_constants(f, g, d)
     for r in (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0):
         rr = torch.full_like(w1, r)
-        fast = fm.grid_value(rr, w1, w15)
+        fast = fm.grid_value(rr, *fm.slope_constants(w1, w15))
         exact = fm.exact_value(rr, f, g, d)
         same = (fast.view(torch.int32) == exact.view(torch.int32)) | (
             torch.isnan(fast) & torch.isnan(exact)
         )
         assert same[ok].all(), f"r={r}: {int((~same & ok).sum())} mismatches"
+
+
+@pytest.mark.parametrize("d", [1536.0, 2688.0])
+def test_slope_constants_are_exact_where_ok(d):
+    """``K = 2 (W15 - W1)`` and ``J = W1 - K`` carry no rounding on the fast path."""
+    g = torch.logspace(-38, 38, 4001)[None, :].to(F32)
+    f = _all_scales()[:, None]
+    ok = fm.fast_value_ok(f, g, d)
+    w1, w15 = fm.value_constants(f, g, d)
+    assert fm.slope_exact(w1, w15)[ok].all()
 
 
 def test_fast_values_cover_the_practical_range():
@@ -90,9 +100,11 @@ def test_fast_values_cover_the_practical_range():
 
 
 def _sweep_all(chunk: int = 1 << 24) -> None:
-    for lo in range(0, 1 << 31, chunk):
-        _check_rounding(torch.arange(lo, lo + chunk, dtype=torch.int64).to(torch.int32).view(F32))
-    print("all 2^31 non-negative float32 patterns round like fos_reference")
+    for lo in range(0, 0x7F800001, chunk):
+        hi = min(lo + chunk, 0x7F800001)  # every non-negative float32 up to +Inf
+        a = torch.arange(lo, hi, dtype=torch.int64).to(torch.int32).view(F32)
+        _check_rounding(a)
+    print("all non-negative float32 up to +Inf round like fos_reference")
 
 
 if __name__ == "__main__" and "--all" in sys.argv:

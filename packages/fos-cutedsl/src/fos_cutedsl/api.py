@@ -21,7 +21,8 @@ else:
 _DTYPE_NAMES = {torch.bfloat16: "bfloat16", torch.float16: "float16", torch.float32: "float32"}
 _MIN_CAPABILITY = (9, 0)
 _MAX_BLOCKS = 2**31 - 1
-_GROUPS_PER_BLOCK = 256 * 4  # threads per CTA x groups per thread (kernel.py)
+_GROUPS_PER_BLOCK = 256 * 8  # threads per CTA x groups per thread (kernel.QuantizeConfig)
+_MAX_GROUPS_PER_ROW = 2**30  # the kernel divides column offsets with a 32-bit fast divisor
 
 #: The process-wide compile cache (one binary per ``VariantKey``).
 CACHE = CompileCache(compile_quantize) if compile_quantize is not None else None
@@ -60,6 +61,8 @@ def _why_not(x, global_amax, block, err_mode, e4m3_scale_bound) -> str:
         return "x's data pointer is not 16-byte aligned"
     if row_scaled and global_amax.stride() != (1,):
         return "the row global_amax vector is not contiguous"
+    if x.shape[1] // 16 >= _MAX_GROUPS_PER_ROW:
+        return f"x has {x.shape[1]} columns, the kernel takes fewer than 2^34"
     blocks = (x.numel() // 16 + _GROUPS_PER_BLOCK - 1) // _GROUPS_PER_BLOCK
     if blocks > _MAX_BLOCKS:
         return f"x has {x.numel()} elements, more than one launch covers"

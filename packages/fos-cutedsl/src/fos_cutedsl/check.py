@@ -6,10 +6,12 @@ For each variant the PTX must hold ``div.rn.f32`` and
 ``cvt.rn.satfinite.e4m3x2.f32``; ``cvt.rn.satfinite.e2m1x2.f32`` exactly on
 SM100+ targets; no ``.ftz``, no approximate instruction (``div.approx``,
 ``div.full``, ``rcp.approx``, any ``.approx``), no float ``mad`` and no float
-``fma`` except the magic-add rounding's ``fma.rn.f32 t, P, +-2^22, m`` (an
-exact power-of-two product, pinned on purpose): every other multiply and add
-is pinned by inline PTX, so any other fused multiply-add could only come from
-compiler contraction. The thread index must
+``fma`` except the two pinned on purpose: the magic rounding's
+``fma.rn.f32 t, M, +-2^22, m`` (an exact power-of-two product) and
+``grid_value``'s tagged ``fma.rn.f32 v, r, K, pj; // fos: exact-sum fma`` (a
+representable exact sum): every other multiply and add is pinned by inline
+PTX, so any other fused multiply-add could only come from compiler
+contraction. The thread index must
 be widened to 64 bits before it forms an address. Exits non-zero on any
 failure.
 """
@@ -52,6 +54,10 @@ _COUNTED = {
 # exact, so it rounds once like the add it stands for (pinned.e2m1_round_magic).
 _ANY_FMA = re.compile(r"\bfma\.[a-z0-9.]*f(16|32|64)\b[^;]*;")
 _MAGIC_FMA = re.compile(r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f[4C]A800000,\s*[%\w]+;")
+# grid_value's fma: r * K + 2^e * J, whose exact sum is a float (pinned.grid_value).
+_EXACT_SUM_FMA = re.compile(
+    r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*[%\w]+,\s*pj;\s*// fos: exact-sum fma"
+)
 # ctaid.x * (groups per CTA) widened to 64 bits before it is added to the thread index.
 _WIDE_INDEX = re.compile(r"\bmul\.wide\.u32\s+%rd\d+,\s*%r\d+,\s*\d+;")
 _NARROW_GLOBAL = re.compile(r"\b(ld|st)\.global[^\[]*\[%r\d+")
@@ -77,8 +83,9 @@ def audit_ptx(ptx: str, arch: str) -> tuple[list[str], dict[str, int]]:
     counts = {name: len(rx.findall(ptx)) for name, rx in _COUNTED.items()}
     failures = [f"forbidden {name}" for name, rx in _FORBIDDEN.items() if rx.search(ptx)]
     counts["magic fma"] = len(_MAGIC_FMA.findall(ptx))
-    if len(_ANY_FMA.findall(ptx)) != counts["magic fma"]:
-        failures.append("forbidden fma (not the pinned magic-add rounding)")
+    counts["exact-sum fma"] = len(_EXACT_SUM_FMA.findall(ptx))
+    if len(_ANY_FMA.findall(ptx)) != counts["magic fma"] + counts["exact-sum fma"]:
+        failures.append("forbidden fma (not one of the two pinned exact shapes)")
     if counts["div.rn.f32"] == 0:
         failures.append("no div.rn.f32")
     if counts["e4m3x2"] == 0:

@@ -3,44 +3,51 @@
 Bitwise contract (SPEC.md). Every float32 operation is one pinned PTX
 instruction from ``pinned`` (``div.rn``, ``mul.rn``, ``add.rn``, ``sub.rn``,
 NaN-dropping ``min``/``max``, no ``.ftz``, no approximations, no compiler
-contracted ``fma``; the only ``fma`` is the magic-add rounding's, whose product
-is an exact power of two). Per group, in SPEC's order:
+contracted ``fma``; the only ``fma`` are the magic rounding's, whose products
+are exact powers of two, and ``grid_value``'s, whose sum is representable).
+
+Kernel structure, per thread: ``groups_per_thread`` 1x16 groups one CTA-wide
+stride apart, each through the fast path (the next group's 16-byte loads in
+flight meanwhile); then, only if a group flagged itself, the exact path for
+the flagged groups, one copy of its code in a run-time loop.
+
+Fast path, per group in SPEC's order:
 
 1. ``s = min(D / gamax, FLT_MAX)``, 1 when gamax or s is 0; ``s_dec = 1 / s``
    (per tensor: once per thread).
-2. Block amax: NaN-dropping ``max.f32`` of ``|x_i|`` from 0; a 16x16 tile then
-   combines its 16 row amaxes with ``shfl.bfly`` 8, 4, 2, 1 (max is exact).
+2. Block amax: NaN-dropping max of ``|x_i|`` from 0 (16-bit inputs: packed
+   ``max.xorsign.abs`` on bf16x2/f16x2 words, signs cleared at the end); a
+   16x16 tile combines its 16 row amaxes with ``shfl.bfly`` 8, 4, 2, 1.
 3. ``base = (a / 6) * s``; ``c6 = min(base, 448)``, ``c4 = min(base * 1.5, 448)``;
    both go through one ``cvt.rn.satfinite.e4m3x2.f32`` and decode exactly.
-4. ``inv_k = min(1 / (f_k * s_dec), FLT_MAX)``: per tensor looked up in a
-   256-entry table of every scale byte, built once per CTA in shared memory.
-5.-6. Fast path. Signs drop out (``q_i`` has ``x_i``'s sign when ``inv > 0``,
-   and ``|RN(v - a)| = |RN(-v + a)|``), so each candidate works on ``|x_i|``:
-   ``m = RN(|x_i| * inv)``, E2M1 magnitude ``r = RN(m + C) - C`` with
-   ``C = 2^22 * 2^floor(log2(max(m, 1)))`` (round-to-nearest-even on the grid),
-   value ``V = 2^e(r) * W`` with ``W1 = RN(RN(f g) / D)`` or
-   ``W15 = RN(RN(1.5 f g) / D)`` (SPEC's ``RN(RN(RN(r f) g) / D)`` exactly,
-   because ``r f`` is exact and powers of two scale exactly while nothing is
-   subnormal or overflows), ``d = RN(V - |x_i|)``, error summed for i = 0..15
-   in order as ``err + |d|`` (mae) or ``err + d * d`` (mse). The winner's codes
-   are the bits of ``r * 2^-126`` (0.5 is the subnormal 2^-127) with ``x``'s
-   sign; on SM100+ ``cvt.rn.satfinite.e2m1x2.f32`` encodes the signed ``r``.
+4. Per candidate ``inv = min(1 / (f s_dec), FLT_MAX)`` and the slope constants
+   ``K``, ``J`` of its values: per tensor looked up in a 256-entry table of
+   every scale byte, built once per CTA in shared memory; ``inv`` is NaN in
+   the table where the fast path's preconditions fail, which flags the group.
+5.-6. Signs drop out (``q_i`` has ``x_i``'s sign when ``inv > 0``, and
+   ``|RN(v - a)| = |RN(-v + a)|``), so each candidate works on ``|x_i|``:
+   ``m = RN(|x_i| inv)``; E2M1 magnitude ``r = RN(m - C) + C`` with
+   ``C = max(m, 2) 2^22``; value ``fma(r, K, 2^e(r) J)``, which is SPEC's
+   ``RN(RN(RN(r f) g) / D)`` exactly; ``d = RN(V - |x_i|)``; error summed for
+   i = 0..15 in order as ``err + |d|`` (mae) or ``err + d * d`` (mse).
    Proofs: ``tests/cutedsl/fast_model.py`` and ``test_fast_algebra.py``.
-   Exact path: a group whose candidates fail the fast path's preconditions
-   (``W1 < 2^-125``, ``RN(1.5 f g) > 2^124``, ``inv <= 0``, ``RN(a * inv) >= 7``)
-   or whose error is NaN (a NaN element) is recomputed per element exactly as
-   SPEC writes it: ``q_i = x_i * inv``, a segment-scaled ``RN(y + 2^23)``
-   E2M1 rounding (SM90) or the hardware conversion (SM100+), and
-   ``val = ((dq * f) * gamax) / D`` with ``div.rn``.
 7. 16x16: the 16 row errors fold with ``shfl.bfly`` 8, 4, 2, 1 and ``add.rn``;
    lane ``i`` adds ``e_i`` and ``e_(i^8)``, then 4, 2, 1, which equals SPEC's
    ``(((e0+e8)+(e4+e12))+...)`` bit for bit because IEEE addition commutes.
-   The warp votes, so both tiles of a warp take the exact path together.
 8. Map-to-4 only when ``err4 < err6`` (ordered: ties and NaN pick map-to-6).
+   Codes: the winner's ``r * 2^-126`` bit patterns are the codes shifted
+   left by 22, moved into their nibbles by ``mad``; the signs come straight
+   from the input words' sign bits (``prmt`` sign-replicate).
 
-Tiling. 256 threads per CTA, each taking ``GROUPS_PER_THREAD`` groups one
-CTA-wide stride apart, with the next group's 16-byte loads issued before the
-current group's arithmetic. 1x16: group ``t`` is elements ``[16t, 16t+16)``,
+A group takes the exact path when a candidate's preconditions fail (table
+``inv`` NaN: extreme scales; ``RN(a inv) >= 7``: the rounding does not
+saturate) or its error is NaN (a NaN element). The exact path recomputes the
+group as SPEC writes it, per element: ``q_i = x_i * inv``, a segment-scaled
+``RN(y + 2^23)`` E2M1 rounding (SM90) or the hardware conversion (SM100+),
+and ``val = ((dq * f) * gamax) / D`` with ``div.rn``. The warp votes in
+16x16 mode so both tiles of a warp reach the shuffles together.
+
+Tiling. 256 threads per CTA. 1x16: group ``t`` is elements ``[16t, 16t+16)``,
 code bytes ``[8t, 8t+8)`` (one 8-byte store) and scale byte ``t``. 16x16: a
 half-warp owns one tile, lane ``r`` its row ``r``. Threads past the end re-read
 the last group and skip their stores, so every lane reaches the shuffles. All
@@ -62,8 +69,8 @@ from . import pinned as pin
 
 GROUP = 16
 FLT_MAX = 3.4028234663852886e38  # largest finite float32
+NAN = float("nan")
 
-GROUPS_PER_THREAD = 4  # amortizes the per-CTA table and the per-tensor step 1
 TABLE = 256  # per-tensor constants for every scale byte (negative ones need a negative amax)
 TABLE_BYTES = TABLE * 4 * 4
 
@@ -72,7 +79,11 @@ _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": 
 
 @dataclass(frozen=True)
 class QuantizeConfig:
-    """Compile-time knobs of one kernel variant (one compiled binary each)."""
+    """Compile-time knobs of one kernel variant (one compiled binary each).
+
+    The last three are tuning knobs (``bench/variants.py`` times them); every
+    setting computes the same bits.
+    """
 
     dtype: str  # "bfloat16" | "float16" | "float32"
     block: str  # "1x16" | "16x16"
@@ -80,6 +91,9 @@ class QuantizeConfig:
     bound: int  # 256 | 448
     row_scaled: bool
     threads: int = 256
+    groups_per_thread: int = 8  # amortizes the per-CTA table and the per-thread setup
+    pack: str = "pick"  # "pick": select magnitudes, pack once | "both": pack both, select words
+    min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
 
     @property
     def element(self) -> type:
@@ -88,6 +102,23 @@ class QuantizeConfig:
     @property
     def d(self) -> float:
         return 6.0 * self.bound
+
+    @property
+    def words(self) -> int:
+        """32-bit words per 16-element group."""
+        return GROUP * (self.element.width // 8) // 4
+
+
+def _launch_bounds(cfg: QuantizeConfig) -> dict:
+    """``__launch_bounds__(threads, min_blocks)`` when asked; an explicit carveout
+    keeps the DSL from querying a GPU at compile time."""
+    if not cfg.min_blocks:
+        return {}
+    return {
+        "max_number_threads": [cfg.threads, 1, 1],
+        "min_blocks_per_mp": cfg.min_blocks,
+        "preferred_smem_carveout": -1,
+    }
 
 
 class QuantizeKernel:
@@ -109,10 +140,14 @@ class QuantizeKernel:
         groups_per_row = Int64(mX.shape[1]) // GROUP
         total = rows * groups_per_row  # one 1x16 group per thread and step
         threads = self.cfg.threads
-        per_block = threads * GROUPS_PER_THREAD
+        per_block = threads * self.cfg.groups_per_thread
         blocks = Int32((total + (per_block - 1)) // per_block)
         self.kernel(mX, mAmax, mCodes, mScales, groups_per_row, total).launch(
-            grid=[blocks, 1, 1], block=[threads, 1, 1], smem=TABLE_BYTES, stream=stream
+            grid=[blocks, 1, 1],
+            block=[threads, 1, 1],
+            smem=TABLE_BYTES,
+            stream=stream,
+            **_launch_bounds(self.cfg),
         )
 
     @cute.kernel
@@ -132,124 +167,264 @@ class QuantizeKernel:
         smem = cutlass.memory.SmemAllocator()
         table = smem.allocate_tensor(
             Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
-        )  # (128, 4): unused when row-scaled
+        )  # (256, 4): unused when row-scaled
         gamax = mAmax[0]
         s = pin.global_scale(gamax, d)
         s_dec = pin.div_rn(Float32(1.0), s)
         if cutlass.const_expr(not cfg.row_scaled):
             # Per tensor: step 1 once, and the per-scale-byte constants of steps
-            # 4-6 (inv, W1, W15, fast-ok) once per CTA, one byte per thread.
+            # 4-6 (inv, K, J) once per CTA, one byte per thread.
             if tidx < TABLE:
                 f = pin.e4m3x2_to_f32(Int32(tidx))[1]
-                inv, w1, w15, ok = _scale_constants(f, s_dec, gamax, d)
+                inv, k, j = _scale_constants(f, s_dec, gamax, d)
                 table[tidx, 0] = inv
-                table[tidx, 1] = w1
-                table[tidx, 2] = w15
-                table[tidx, 3] = Float32(ok)
+                table[tidx, 1] = k
+                table[tidx, 2] = j
             cute.arch.sync_threads()
-        # Each thread takes GROUPS_PER_THREAD groups, one CTA-wide stride apart
+        # Each thread takes groups_per_thread groups, one CTA-wide stride apart
         # (coalesced); threads past the end redo the last group and store
         # nothing, so every lane reaches the 16x16 shuffles.
-        first = Int64(bidx) * (cfg.threads * GROUPS_PER_THREAD) + Int64(tidx)
-        ahead = _load_group(cfg, mX, groups_per_row, total, first)
-        for k in cutlass.range_constexpr(GROUPS_PER_THREAD):
-            # ======== one 1x16 group (a 16x16 tile row): load, candidates, select, store
-            rX, t, in_range = ahead
-            if cutlass.const_expr(k + 1 < GROUPS_PER_THREAD):
+        first = Int64(bidx) * (cfg.threads * cfg.groups_per_thread) + Int64(tidx)
+        at = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total)
+        flagged = Int32(0)  # bit k: group k needs the exact path
+        ahead = _load_group(cfg, mX, mAmax, at.group(0))
+        for k in cutlass.range_constexpr(cfg.groups_per_thread):
+            # ======== fast path of one 1x16 group (a 16x16 tile row)
+            words, (t, _, in_range), row_amax = ahead
+            if cutlass.const_expr(k + 1 < cfg.groups_per_thread):
                 # Software pipelining: the next group's loads fly during this one.
-                ahead = _load_group(cfg, mX, groups_per_row, total, first + (k + 1) * cfg.threads)
-            xv = rX.load().to(Float32)
-            x = [xv[i] for i in range(GROUP)]
+                ahead = _load_group(cfg, mX, mAmax, at.group(k + 1))
+            x = _unpack(cfg, words)
 
             # ---- step 1: global scale (row-scaled: this row's)
             if cutlass.const_expr(cfg.row_scaled):
-                gamax = mAmax[t // groups_per_row]
+                gamax = row_amax
                 s = pin.global_scale(gamax, d)
                 s_dec = pin.div_rn(Float32(1.0), s)
 
-            # ---- step 2: block amax (NaN-dropping, from 0)
-            ax = [pin.abs_f32(x[i]) for i in range(GROUP)]  # (16,) |x_i|
-            a = Float32(0.0)
-            for i in cutlass.range_constexpr(GROUP):
-                a = pin.fmax(a, ax[i])
-            if cutlass.const_expr(cfg.block == "16x16"):
-                for off in (8, 4, 2, 1):
-                    a = pin.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
+            # ---- steps 2-3: block amax, candidate scales
+            a = _block_amax_fast(cfg, words, x)
+            pair, f4, f6 = _candidate_scales(a, s)
 
-            # ---- step 3: candidate scales, one cvt for both (c4 upper byte, c6 lower)
-            base = pin.mul_rn(pin.div_rn(a, Float32(6.0)), s)
-            c6 = pin.fmin(base, Float32(448.0))
-            c4 = pin.fmin(pin.mul_rn(base, Float32(1.5)), Float32(448.0))
-            pair = pin.cvt_e4m3x2(c4, c6)
-            f4, f6 = pin.e4m3x2_to_f32(pair)
-
-            # ---- steps 4-6, fast path: magic-add rounding and two-constant values
+            # ---- steps 4-6: per-candidate constants, magic rounding, error
             if cutlass.const_expr(cfg.row_scaled):
                 k4 = _scale_constants(f4, s_dec, gamax, d)
                 k6 = _scale_constants(f6, s_dec, gamax, d)
             else:
                 k4 = _lookup(table, (pair >> 8) & 0xFF)
                 k6 = _lookup(table, pair & 0xFF)
-            r4, err4, ok4 = _fast_candidate(cfg, ax, a, *k4)
-            r6, err6, ok6 = _fast_candidate(cfg, ax, a, *k6)
+            ax = [pin.abs_f32(v) for v in x]
+            r4, err4 = _fast_candidate(cfg, ax, *k4)
+            r6, err6 = _fast_candidate(cfg, ax, *k6)
             err4, err6 = _fold_tile(cfg, err4, err6)
-            pick4 = pin.less_mask(err4, err6)  # all ones: map-to-4
-            packed = _pack_winner([pin.pick_f32(pick4, r4[i], r6[i]) for i in range(GROUP)], x)
-            word0 = Int32(packed[0])
-            word1 = Int32(packed[1])
-            scale = Int32(((pair >> 8) & pick4) | (pair & (pick4 ^ -1)))
 
-            # ---- the exact per-element path, for groups the shortcuts do not cover:
-            # extreme scales or magnitudes (fast-ok 0), or a NaN element (its code
-            # drops the sign bit).
-            slow = (ok4 & ok6) ^ 1
-            slow = slow | pin.is_nan(err4) | pin.is_nan(err6)
-            if cutlass.const_expr(cfg.block == "16x16"):
-                slow = Int32(cute.arch.vote_any_sync(slow != 0))  # shuffles need the whole warp
-            if slow != 0:
-                exact = _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
-                word0 = Int32(exact[0])
-                word1 = Int32(exact[1])
-                scale = Int32(exact[2])
+            # ---- step 8: select, codes with the input's signs, store
+            pick4 = pin.less_mask(err4, err6)  # all ones: map-to-4
+            if cutlass.const_expr(cfg.pack == "pick"):
+                r = [pin.pick_f32(pick4, r4[i], r6[i]) for i in range(GROUP)]
+                codes = [pin.grid_codes8(r[0:8]), pin.grid_codes8(r[8:16])]
+            else:
+                codes = [pin.select_bits(pick4, r4[w], r6[w]) for w in range(2)]
+            signs = _sign_nibbles(cfg, words)
+            word0 = pin.with_signs(codes[0], signs[0])
+            word1 = pin.with_signs(codes[1], signs[1])
+            scale = pin.select_bits(pick4, pair >> 8, pair)
             if in_range:
                 _store(mCodes, mScales, t, word0, word1, scale)
+            # The exact path redoes the group where a shortcut's precondition
+            # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
+            # the rounding does not saturate) or an error is NaN (a NaN element).
+            slow = pin.fast_path_fails(a, k4[0], k6[0], err4, err6)
+            flagged = flagged | (slow << k)
+
+        # ======== exact path, rare: one copy of its code, run-time loop over the flags
+        if cutlass.const_expr(cfg.block == "16x16"):
+            any_flagged = Int32(cute.arch.vote_any_sync(flagged != 0))
+        else:
+            any_flagged = flagged
+        if any_flagged != 0:
+            for k in cutlass.range(cfg.groups_per_thread, unroll=1):
+                flag = (flagged >> k) & 1
+                if cutlass.const_expr(cfg.block == "16x16"):
+                    flag = Int32(
+                        cute.arch.vote_any_sync(flag != 0)
+                    )  # the shuffles need the whole warp
+                if flag != 0:
+                    redo = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total)
+                    t, in_range, word0, word1, scale = _exact_group(
+                        cfg, mX, mAmax, redo.group(k), s_dec, gamax, d
+                    )
+                    if in_range:
+                        _store(mCodes, mScales, t, word0, word1, scale)
 
 
-def _load_group(cfg, mX, groups_per_row, total, v):
-    """Issue the 16-byte loads of group ``v``: (registers (16,), group index t, in range).
+class _Position:
+    """Where a thread's k-th group lies: (group index t, its row, in range).
 
-    Past the end, the last group is read again (valid memory) and marked out
-    of range, so its lanes still reach the 16x16 shuffles but store nothing.
+    One 64-bit division per thread; each step then divides only the small
+    column offset, by a precomputed 32-bit fast divisor (``groups_per_row`` <
+    2^30, which ``api`` checks). 1x16: the thread's k-th group is
+    ``first + k * threads``. 16x16: a half-warp per tile, tiles in row-major
+    order, ``threads / 16`` tiles per step, lane ``first % 16`` on the tile's
+    row ``first % 16``. Past the end a thread takes the last group (1x16) or
+    the last tile row's tile (16x16): valid memory, no store.
     """
-    in_range = v < total
-    u = cutlass.min(v, total - 1)
-    if cutlass.const_expr(cfg.block == "16x16"):
-        tile = u >> 4  # a half-warp per 16x16 tile
-        tile_row = tile // groups_per_row
-        col_group = tile - tile_row * groups_per_row
-        row = tile_row * GROUP + (u & (GROUP - 1))
-        t = row * groups_per_row + col_group
-    else:
-        t = u
-    elem_bytes = cfg.element.width // 8
-    x_addr = mX.iterator.toint() + t * (GROUP * elem_bytes)
-    x_ptr = cute.make_ptr(cfg.element, x_addr, cute.AddressSpace.gmem, assumed_align=16)
-    gX = cute.make_tensor(x_ptr, cute.make_layout(GROUP))  # (16,)
-    rX = cute.make_rmem_tensor((GROUP,), cfg.element)
+
+    def __init__(self, cfg, first, rows, groups_per_row, total):
+        self.cfg = cfg
+        self.first = first
+        self.groups_per_row = groups_per_row
+        self.total = total
+        if cutlass.const_expr(cfg.block == "16x16"):
+            self.divisor = cute.fast_divmod_create_divisor_v2(Int32(groups_per_row))
+            self.lane_row = first & (GROUP - 1)
+            tile = first >> 4
+            self.row0 = tile // groups_per_row  # tile row
+            self.col0 = Int32(tile - self.row0 * groups_per_row)
+            self.last_row = rows // GROUP - 1
+        elif cutlass.const_expr(cfg.row_scaled):
+            self.divisor = cute.fast_divmod_create_divisor_v2(Int32(groups_per_row))
+            self.row0 = first // groups_per_row
+            self.col0 = Int32(first - self.row0 * groups_per_row)
+            self.last_row = rows - 1
+
+    def group(self, k):
+        cfg = self.cfg
+        v = self.first + k * cfg.threads
+        in_range = v < self.total
+        if cutlass.const_expr(cfg.block == "16x16"):
+            q, col = divmod(self.col0 + k * (cfg.threads // GROUP), self.divisor)
+            tile_row = cutlass.min(self.row0 + Int64(q), self.last_row)
+            row = tile_row * GROUP + self.lane_row
+            return (row * self.groups_per_row + Int64(col), row, in_range)
+        t = cutlass.min(v, self.total - 1)
+        if cutlass.const_expr(cfg.row_scaled):
+            q = (self.col0 + k * cfg.threads) // self.divisor
+            return (t, cutlass.min(self.row0 + Int64(q), self.last_row), in_range)
+        return (t, None, in_range)
+
+
+def _load_group(cfg, mX, mAmax, position):
+    """Issue the loads of the group at ``position``: (raw 32-bit words, position, row amax).
+
+    The row amax is loaded only when row-scaled (else None).
+    """
+    t = position[0]
+    x_addr = mX.iterator.toint() + t * (cfg.words * 4)
+    x_ptr = cute.make_ptr(Uint32, x_addr, cute.AddressSpace.gmem, assumed_align=16)
+    gX = cute.make_tensor(x_ptr, cute.make_layout(cfg.words))  # (words,)
+    rX = cute.make_rmem_tensor((cfg.words,), Uint32)
     cute.autovec_copy(gX, rX)
-    return rX, t, in_range
+    row_amax = mAmax[position[1]] if cutlass.const_expr(cfg.row_scaled) else None
+    return rX, position, row_amax
 
 
-def _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d):
-    """Steps 4-8 exactly as SPEC writes them, per element: two code words and the scale byte."""
-    words4, err4 = _candidate(cfg, x, f4, s_dec, gamax, d)
-    words6, err6 = _candidate(cfg, x, f6, s_dec, gamax, d)
-    err4, err6 = _fold_tile(cfg, err4, err6)
-    pick4 = pin.less_mask(err4, err6)
-    keep6 = pick4 ^ -1
-    word0 = (words4[0] & pick4) | (words6[0] & keep6)
-    word1 = (words4[1] & pick4) | (words6[1] & keep6)
-    return word0, word1, ((pair >> 8) & pick4) | (pair & keep6)
+def _unpack(cfg, words):
+    """The group's 16 elements as exact float32, from its raw words."""
+    return [v for w in range(cfg.words) for v in _unpack_word(cfg, words[w])]
+
+
+def _unpack_word(cfg, w):
+    """The elements of one raw 32-bit word (16-bit inputs: low half first)."""
+    if cutlass.const_expr(cfg.dtype == "bfloat16"):
+        return list(pin.unpack_bf16x2(w))
+    if cutlass.const_expr(cfg.dtype == "float16"):
+        return list(pin.unpack_f16x2(w))
+    return [pin.as_f32(w)]
+
+
+def _block_amax_fast(cfg, words, x):
+    """Step 2 for the fast path; exact for NaN-free groups (a NaN element flags the group).
+
+    16-bit inputs take the packed magnitude max over the raw words, two
+    elements per instruction; the sign bits it leaves are cleared by the
+    final ``abs``.
+    """
+    if cutlass.const_expr(cfg.dtype == "float32"):
+        return _block_amax(cfg, x)
+    m = words[0]
+    for w in range(1, cfg.words):
+        m = pin.max_abs_16x2(m, words[w], "bf16x2" if cfg.dtype == "bfloat16" else "f16x2")
+    lo, hi = _unpack_word(cfg, m)
+    a = pin.fmax(pin.abs_f32(lo), pin.abs_f32(hi))
+    return _tile_amax(cfg, a)
+
+
+def _block_amax(cfg, x):
+    """Step 2 as SPEC writes it: NaN-dropping ``max.f32`` of ``|x_i|`` from 0."""
+    a = Float32(0.0)
+    for v in x:
+        a = pin.fmax(a, pin.abs_f32(v))
+    return _tile_amax(cfg, a)
+
+
+def _tile_amax(cfg, a):
+    """16x16: the tile's amax over its 16 rows (max is exact, so any order)."""
+    if cutlass.const_expr(cfg.block == "16x16"):
+        for off in (8, 4, 2, 1):
+            a = pin.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
+    return a
+
+
+def _candidate_scales(a, s):
+    """Step 3: the E4M3 pair (c4 byte high, c6 byte low) and both exact values."""
+    base = pin.mul_rn(pin.div_rn(a, Float32(6.0)), s)
+    c6 = pin.fmin(base, Float32(448.0))
+    c4 = pin.fmin(pin.mul_rn(base, Float32(1.5)), Float32(448.0))
+    pair = pin.cvt_e4m3x2(c4, c6)
+    f4, f6 = pin.e4m3x2_to_f32(pair)
+    return pair, f4, f6
+
+
+def _scale_constants(f, s_dec, gamax, d):
+    """Per-candidate ``inv`` (step 4) and slope constants ``K``, ``J``.
+
+    ``inv`` is NaN where the fast path does not apply (``grid_constants``'
+    range, or ``inv <= 0`` from a negative global amax), so every such group
+    gets a NaN error and takes the exact path.
+    """
+    inv = pin.fmin(pin.div_rn(Float32(1.0), pin.mul_rn(f, s_dec)), Float32(FLT_MAX))
+    k, j, ok = pin.grid_constants(f, gamax, d)
+    positive = pin.less_mask(Float32(0.0), inv) & 1  # q_i has x_i's sign
+    inv = pin.pick_f32(ok & positive, inv, Float32(NAN))
+    return inv, k, j
+
+
+def _lookup(table, byte):
+    """The per-tensor constants of scale byte ``byte`` from the CTA's table."""
+    return table[byte, 0], table[byte, 1], table[byte, 2]
+
+
+def _fast_candidate(cfg, ax, inv, k, j):
+    """Steps 4-6 for one candidate, fast: on-grid magnitudes (or packed codes) and error."""
+    r = []
+    err = Float32(0.0)
+    for i in range(GROUP):
+        r.append(pin.e2m1_round_magic(pin.mul_rn(ax[i], inv)))
+        diff = pin.sub_rn(pin.grid_value(r[i], k, j), ax[i])
+        if cutlass.const_expr(cfg.err_mode == "mae"):
+            err = pin.add_rn(err, pin.abs_f32(diff))
+        else:
+            err = pin.add_rn(err, pin.mul_rn(diff, diff))
+    if cutlass.const_expr(cfg.pack == "both"):
+        r = [pin.grid_codes8(r[0:8]), pin.grid_codes8(r[8:16])]
+    return r, err
+
+
+def _fold_tile(cfg, err4, err6):
+    """Step 7: a 16x16 tile folds its 16 row errors by 8, 4, 2, 1 (1x16: unchanged)."""
+    if cutlass.const_expr(cfg.block == "16x16"):
+        for off in (8, 4, 2, 1):
+            err4 = pin.add_rn(err4, cute.arch.shuffle_sync_bfly(err4, offset=off))
+            err6 = pin.add_rn(err6, cute.arch.shuffle_sync_bfly(err6, offset=off))
+    return err4, err6
+
+
+def _sign_nibbles(cfg, words):
+    """Per code word, 0xF in nibble j where element j's sign bit is set (from the raw input)."""
+    if cutlass.const_expr(cfg.dtype == "float32"):
+        return [pin.sign_nibbles32([words[8 * h + i] for i in range(8)]) for h in range(2)]
+    return [pin.sign_nibbles16(*[words[4 * h + i] for i in range(4)]) for h in range(2)]
 
 
 def _store(mCodes, mScales, t, word0, word1, scale):
@@ -267,61 +442,30 @@ def _store(mCodes, mScales, t, word0, word1, scale):
     gS[0] = Uint8(scale & 0xFF)
 
 
-def _scale_constants(f, s_dec, gamax, d):
-    """Per-candidate constants: ``inv`` (step 4), ``W1``, ``W15`` and the fast-ok flag."""
-    inv = pin.fmin(pin.div_rn(Float32(1.0), pin.mul_rn(f, s_dec)), Float32(FLT_MAX))
-    w1, w15, ok = pin.grid_constants(f, gamax, d)
-    return inv, w1, w15, ok
+def _exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):
+    """One group entirely as SPEC writes it (steps 1-8): (t, in range, two code words, scale)."""
+    words, (t, _, in_range), row_amax = _load_group(cfg, mX, mAmax, position)
+    x = _unpack(cfg, words)
+    if cutlass.const_expr(cfg.row_scaled):
+        gamax = row_amax
+        s = pin.global_scale(gamax, d)
+        s_dec = pin.div_rn(Float32(1.0), s)
+    else:
+        s = pin.global_scale(gamax, d)
+    pair, f4, f6 = _candidate_scales(_block_amax(cfg, x), s)
+    return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
 
 
-def _lookup(table, byte):
-    """The per-tensor constants of scale byte ``byte`` from the CTA's table."""
-    return table[byte, 0], table[byte, 1], table[byte, 2], Int32(table[byte, 3])
-
-
-def _fold_tile(cfg, err4, err6):
-    """Step 7: a 16x16 tile folds its 16 row errors by 8, 4, 2, 1 (1x16: unchanged)."""
-    if cutlass.const_expr(cfg.block == "16x16"):
-        for off in (8, 4, 2, 1):
-            err4 = pin.add_rn(err4, cute.arch.shuffle_sync_bfly(err4, offset=off))
-            err6 = pin.add_rn(err6, cute.arch.shuffle_sync_bfly(err6, offset=off))
-    return err4, err6
-
-
-def _fast_candidate(cfg, ax, a, inv, w1, w15, ok):
-    """Steps 4-6 for one candidate, fast: on-grid magnitudes ``r`` (16), error, fast-ok flag.
-
-    Signs drop out: ``q_i`` has ``x_i``'s sign and ``|RN(-v + a)| = |RN(v - a)|``,
-    so the error uses ``|x_i|`` and the magnitudes ``r_i`` alone; that needs
-    ``inv > 0`` (a negative global amax can make it negative or -Inf). The
-    rounding does not saturate, so the flag also asks ``RN(a * inv) < 7``: then
-    every ``q_i`` is below 7 (RN is monotonic) and rounds to at most 6.
-    """
-    r = []
-    err = Float32(0.0)
-    for i in range(GROUP):
-        r.append(pin.e2m1_round_magic(pin.mul_rn(ax[i], inv)))
-        diff = pin.sub_rn(pin.grid_value(r[i], w1, w15), ax[i])
-        if cutlass.const_expr(cfg.err_mode == "mae"):
-            err = pin.add_rn(err, pin.abs_f32(diff))
-        else:
-            err = pin.add_rn(err, pin.mul_rn(diff, diff))
-    below7 = pin.less_mask(pin.mul_rn(a, inv), Float32(7.0)) & 1
-    positive = pin.less_mask(Float32(0.0), inv) & 1  # q_i has x_i's sign
-    return r, err, ok & below7 & positive
-
-
-def _pack_winner(r, x):
-    """Two code words (element 2j low nibble) from on-grid magnitudes and ``x``'s signs."""
-    hw_fp4 = BaseDSL._get_dsl().get_arch_enum() >= Arch.sm_100
-    words = []
-    for w in range(2):
-        if cutlass.const_expr(hw_fp4):
-            signed = [pin.signed_grid(r[8 * w + j], x[8 * w + j]) for j in range(8)]
-            words.append(pin.cvt_e2m1x8(*signed))
-        else:
-            words.append(pin.pack_grid_codes8(r[8 * w : 8 * w + 8], x[8 * w : 8 * w + 8]))
-    return words[0], words[1]
+def _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d):
+    """Steps 4-8 exactly as SPEC writes them, per element: two code words and the scale byte."""
+    words4, err4 = _candidate(cfg, x, f4, s_dec, gamax, d)
+    words6, err6 = _candidate(cfg, x, f6, s_dec, gamax, d)
+    err4, err6 = _fold_tile(cfg, err4, err6)
+    pick4 = pin.less_mask(err4, err6)
+    keep6 = pick4 ^ -1
+    word0 = (words4[0] & pick4) | (words6[0] & keep6)
+    word1 = (words4[1] & pick4) | (words6[1] & keep6)
+    return word0, word1, ((pair >> 8) & pick4) | (pair & keep6)
 
 
 def _candidate(cfg, x, f, s_dec, gamax, d):
@@ -365,6 +509,7 @@ def compile_quantize(
     row_scaled: bool,
     arch: str,
     extra_options: str = "",
+    **tuning,
 ):
     """Compile one variant once, against fake tensors with symbolic sizes.
 
@@ -374,9 +519,10 @@ def compile_quantize(
     contiguous with a 16-byte-aligned base; the codes and scales buffers as
     ``quantize`` allocates them. ``arch`` is a CuTe DSL arch string such as
     ``"sm_90a"`` or ``"sm_100a"``; ``extra_options`` are appended to the
-    DSL's compile options (``check`` passes ``--keep-ptx --dump-dir DIR``).
+    DSL's compile options (``check`` passes ``--keep-ptx --dump-dir DIR``);
+    ``tuning`` sets ``QuantizeConfig``'s tuning knobs (same bits, other speed).
     """
-    cfg = QuantizeConfig(dtype, block, err_mode, bound, row_scaled)
+    cfg = QuantizeConfig(dtype, block, err_mode, bound, row_scaled, **tuning)
     rows = cute.sym_int64()
     cols = cute.sym_int64(divisibility=GROUP)
     half_cols = cute.sym_int64(divisibility=GROUP // 2)

@@ -246,62 +246,72 @@ def e2m1x2_to_f32(word, byte: int, *, loc=None, ip=None) -> tuple[Float32, Float
 
 
 # ---- The fast path's exact shortcuts (proofs: tests/cutedsl/fast_model.py and
-# ---- test_fast_algebra.py; the rounding is checked on all 2^31 magnitudes).
+# ---- test_fast_algebra.py; the rounding is checked on every non-negative float32).
+
+# Marks the one fma whose product is not a power of two but whose sum is exact
+# (``grid_value``); ``check`` allows exactly this shape besides the magic ones.
+EXACT_FMA_TAG = "// fos: exact-sum fma"
 
 
 @dsl_user_op
 def e2m1_round_magic(m, *, loc=None, ip=None) -> Float32:
-    """E2M1 magnitude of ``0 <= m < 7`` (round-to-nearest-even) by a magic add.
+    """E2M1 magnitude of ``0 <= m < 7`` (round-to-nearest-even) by a magic subtract.
 
-    ``P = 2^floor(log2(max(m, 1)))`` (``max.f32`` and an exponent mask), then
-    ``t = RN(m + P * 2^22)`` and ``r = t - P * 2^22``: the sum's ulp is ``P / 2``,
-    the E2M1 spacing in ``m``'s binade, so ``r`` is ``m`` rounded to the grid
-    with ties to even. Both ``fma.rn.f32`` are pinned on purpose: ``P * 2^22``
-    is a power of two, so each product is exact and each fma rounds once,
-    exactly like the add it stands for. No saturation: below 7 the result is at
-    most 6 (the caller checks the group's largest ``m``); a NaN stays NaN.
+    ``C = max(m, 2) * 2^22``, ``t = RN(m - C)``, ``r = t + C``: ``|m - C|`` lies
+    in the binade whose ulp is the E2M1 spacing at ``m`` (0.5 below 2, 1 below
+    4, 2 above) and ``C`` is an even multiple of it wherever ``m`` is a tie, so
+    ``r`` is ``m`` rounded to the grid with ties to even (just above 2 and 4 the
+    difference drops into a finer binade, harmlessly: ``m`` is within 2 ulps of
+    its grid point there). Both ``fma.rn.f32`` are pinned on purpose: their
+    products ``M * (+-2^22)`` are exact, so each rounds once, like the add it
+    stands for. One ``max`` and no bit masks; no saturation: below 7 the
+    result is at most 6 (the caller checks the group's largest ``m``); a NaN
+    stays NaN.
     """
     text = (
-        "{ .reg .f32 p, t; .reg .b32 b;"
-        " max.f32 p, $1, 0f3F800000; mov.b32 b, p; and.b32 b, b, 0x7F800000; mov.b32 p, b;"
-        " fma.rn.f32 t, p, 0f4A800000, $1; fma.rn.f32 $0, p, 0fCA800000, t; }"
+        "{ .reg .f32 c, t; max.f32 c, $1, 0f40000000;"
+        " fma.rn.f32 t, c, 0fCA800000, $1; fma.rn.f32 $0, c, 0f4A800000, t; }"
     )
     return Float32(_asm(T.f32(), [_f(m, loc, ip)], text, "=f,f"))
 
 
 @dsl_user_op
-def grid_value(r, w1, w15, *, loc=None, ip=None) -> Float32:
-    """SPEC's ``RN(RN(RN(r * f) * gamax) / D)`` for an on-grid magnitude ``r``, in 4 ops.
+def grid_value(r, k, j, *, loc=None, ip=None) -> Float32:
+    """SPEC's ``RN(RN(RN(r * f) * gamax) / D)`` for an on-grid magnitude ``r``, in 3 ops.
 
-    ``r = 2^e`` or ``1.5 * 2^e``, so the value is ``2^e * W1`` or ``2^e * W15``
-    with the per-candidate constants of ``grid_constants`` (powers of two
-    scale exactly while nothing is subnormal or overflows, which
-    ``grid_constants`` checks). ``2^e`` is ``r``'s sign and exponent bits (0
-    for r = 0); bit 22 of ``r`` tells the 1.5 mantissa.
+    ``r = 2^e`` or ``1.5 * 2^e`` and the value is ``2^e * W1`` or ``2^e * W15``
+    (powers of two scale exactly while nothing is subnormal or overflows,
+    which ``grid_constants`` checks). With ``K = 2 (W15 - W1)`` and
+    ``J = W1 - K`` both are the exact sum ``r K + 2^e J``: one ``fma`` (exact
+    product, one rounding of a representable sum, so no rounding at all).
+    ``2^e`` is ``r``'s exponent bits (0 for r = 0); ``2^e J`` is exact because
+    ``J`` is a multiple of 2^-148 when ``W1 >= 2^-124``.
     """
     text = (
-        "{ .reg .b32 b, e, m; .reg .f32 w, p; .reg .pred h;"
-        " mov.b32 b, $1; and.b32 e, b, 0xFF800000; and.b32 m, b, 0x00400000;"
-        " setp.ne.u32 h, m, 0; selp.f32 w, $3, $2, h; mov.b32 p, e; mul.rn.f32 $0, p, w; }"
+        "{ .reg .b32 b; .reg .f32 p, pj; mov.b32 b, $1; and.b32 b, b, 0x7F800000;"
+        f" mov.b32 p, b; mul.rn.f32 pj, p, $3; fma.rn.f32 $0, $1, $2, pj; {EXACT_FMA_TAG}\n }}"
     )
-    ops = [_f(r, loc, ip), _f(w1, loc, ip), _f(w15, loc, ip)]
+    ops = [_f(r, loc, ip), _f(k, loc, ip), _f(j, loc, ip)]
     return Float32(_asm(T.f32(), ops, text, "=f,f,f,f"))
 
 
 @dsl_user_op
 def grid_constants(f, gamax, d, *, loc=None, ip=None) -> tuple[Float32, Float32, Int32]:
-    """Per-candidate ``W1 = RN(RN(f g) / D)``, ``W15 = RN(RN(RN(1.5 f) g) / D)`` and a fast-ok flag.
+    """Per-candidate slope constants ``K``, ``J`` of ``grid_value`` and a fast-ok flag.
 
-    ``grid_value`` is exact when ``W1 >= 2^-125`` (so the smallest value, ``W1 / 2``,
-    and every product are normal) and ``RN(1.5 f g) <= 2^124`` (so ``6 f g``
-    stays finite), or when ``f == 0`` with a finite gamax (every value is 0).
-    The flag is 1 then, else 0 (the kernel takes the exact per-element path).
+    ``W1 = RN(RN(f g) / D)``, ``W15 = RN(RN(RN(1.5 f) g) / D)``, ``K = 2 (W15 - W1)``,
+    ``J = W1 - K``. The flag is 1 when ``W1 >= 2^-124`` (every value, ``2^e J``
+    and ``W1 / 2`` normal or exact) and ``RN(1.5 f g) <= 2^124`` (``6 f g``
+    finite), or when ``f == 0`` with a finite gamax (every value is 0). Then
+    ``W15 / W1`` is 1.5 within a few ulps, so ``W15 - W1`` and ``W1 - K`` are
+    exact (Sterbenz) and so is ``2 (W15 - W1)``.
     """
     text = (
-        "{ .reg .f32 p, q, ag; .reg .pred lo, hi, z, fin;"
-        " mul.rn.f32 p, $3, $4; div.rn.f32 $0, p, $5;"
-        " mul.rn.f32 q, $3, 0f3FC00000; mul.rn.f32 q, q, $4; div.rn.f32 $1, q, $5;"
-        " setp.ge.f32 lo, $0, 0f01000000; setp.le.f32 hi, q, 0f7D800000; and.pred lo, lo, hi;"
+        "{ .reg .f32 p, q, w1, w15, k, ag; .reg .pred lo, hi, z, fin;"
+        " mul.rn.f32 p, $3, $4; div.rn.f32 w1, p, $5;"
+        " mul.rn.f32 q, $3, 0f3FC00000; mul.rn.f32 q, q, $4; div.rn.f32 w15, q, $5;"
+        " sub.rn.f32 k, w15, w1; mul.rn.f32 k, k, 0f40000000; sub.rn.f32 $1, w1, k; mov.f32 $0, k;"
+        " setp.ge.f32 lo, w1, 0f01800000; setp.le.f32 hi, q, 0f7D800000; and.pred lo, lo, hi;"
         " abs.f32 ag, $4; setp.lt.f32 fin, ag, 0f7F800000; setp.eq.f32 z, $3, 0f00000000;"
         " and.pred z, z, fin; or.pred lo, lo, z; selp.u32 $2, 1, 0, lo; }"
     )
@@ -311,27 +321,31 @@ def grid_constants(f, gamax, d, *, loc=None, ip=None) -> tuple[Float32, Float32,
         text,
         "=f,=f,=r,f,f,f",
     )
-    w1 = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
-    w15 = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
+    k = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
+    j = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
     ok = Int32(llvm.extractvalue(T.i32(), res, [2], loc=loc, ip=ip))
-    return w1, w15, ok
+    return k, j, ok
 
 
 @dsl_user_op
-def signed_grid(r, x, *, loc=None, ip=None) -> Float32:
-    """``r`` with ``x``'s sign bit (for the SM100 hardware encoder, exact on the grid)."""
+def fast_path_fails(a, inv4, inv6, err4, err6, *, loc=None, ip=None) -> Int32:
+    """1 unless both ``RN(a * inv) < 7`` and both errors are finite, else 0 (no arithmetic result).
+
+    The magic rounding does not saturate: below 7 every ``m_i <= RN(a * inv)``
+    rounds to at most 6 (RN is monotonic). ``max.f32`` drops a NaN ``inv``, but
+    a NaN ``inv`` (or element) makes that error NaN, and ``0 * (err4 + err6)``
+    is NaN exactly when an error is NaN or Inf; the ordered ``setp.lt`` then
+    fails. An infinite error needs an infinite element or value, so the group
+    takes the exact path then too.
+    """
     text = (
-        "{ .reg .b32 a, b; mov.b32 a, $1; mov.b32 b, $2; and.b32 b, b, 0x80000000;"
-        " or.b32 a, a, b; mov.b32 $0, a; }"
+        "{ .reg .f32 m4, m6, e; .reg .pred p;"
+        " mul.rn.f32 m4, $1, $2; mul.rn.f32 m6, $1, $3; max.f32 m4, m4, m6;"
+        " add.rn.f32 e, $4, $5; mul.rn.f32 e, e, 0f00000000; add.rn.f32 m4, m4, e;"
+        " setp.lt.f32 p, m4, 0f40E00000; selp.u32 $0, 0, 1, p; }"
     )
-    return Float32(_asm(T.f32(), [_f(r, loc, ip), _f(x, loc, ip)], text, "=f,f,f"))
-
-
-@dsl_user_op
-def is_nan(v, *, loc=None, ip=None) -> Int32:
-    """1 if ``v`` is NaN (``setp.nan.f32``), else 0."""
-    text = "{ .reg .pred p; setp.nan.f32 p, $1, $1; selp.u32 $0, 1, 0, p; }"
-    return Int32(_asm(T.i32(), [_f(v, loc, ip)], text, "=r,f"))
+    ops = [_f(v, loc, ip) for v in (a, inv4, inv6, err4, err6)]
+    return Int32(_asm(T.i32(), ops, text, "=r,f,f,f,f,f"))
 
 
 @dsl_user_op
@@ -343,23 +357,109 @@ def pick_f32(mask, a, b, *, loc=None, ip=None) -> Float32:
 
 
 @dsl_user_op
-def pack_grid_codes8(r, x, *, loc=None, ip=None) -> Int32:
-    """Eight on-grid magnitudes ``r`` with ``x``'s sign bits as one word of E2M1 codes.
+def grid_codes8(r, *, loc=None, ip=None) -> Int32:
+    """Eight on-grid magnitudes ``r`` as one word of unsigned E2M1 codes (element j in nibble j).
 
-    Element ``j`` lands in nibble ``j``. Each ``r * 2^-126`` is exact (0.5 lands
-    on the subnormal 2^-127, 1 on the smallest normal) and its bits are the
-    code shifted left by 22, so one shift puts it in place;
-    the sign is ``x``'s bit 31 shifted to the nibble's bit 3. Only for finite,
-    non-NaN ``x`` (a NaN element takes the exact path).
+    Each ``r * 2^-126`` is exact (0.5 lands on the subnormal 2^-127, 1 on the
+    smallest normal) and its bit pattern is the code shifted left by 22;
+    ``mad.hi``/``mad.lo`` by a power of two moves it to nibble ``j`` and adds
+    it in (the nibbles are disjoint), on the multiply pipe rather than the
+    logic pipe.
     """
     body = []
     for j in range(8):
-        shift = f"shr.u32 b, b, {22 - 4 * j};" if 4 * j <= 22 else f"shl.b32 b, b, {4 * j - 22};"
-        body.append(
-            f" mul.rn.f32 t, ${j + 1}, 0f00800000; mov.b32 b, t; {shift} or.b32 w, w, b;"
-            f" mov.b32 b, ${j + 9}; shr.u32 b, b, {28 - 4 * j}; and.b32 b, b, {8 << (4 * j)};"
-            " or.b32 w, w, b;"
-        )
+        body.append(f" mul.rn.f32 t, ${j + 1}, 0f00800000; mov.b32 b, t;")
+        if 4 * j + 10 < 32:
+            body.append(f" mad.hi.u32 w, b, {1 << (4 * j + 10)}, w;")
+        else:
+            body.append(f" mad.lo.u32 w, b, {1 << (4 * j - 22)}, w;")
     text = "{ .reg .f32 t; .reg .b32 b, w; mov.b32 w, 0;" + "".join(body) + " mov.b32 $0, w; }"
-    ops = [_f(v, loc, ip) for v in (*r, *x)]
-    return Int32(_asm(T.i32(), ops, text, "=r," + ",".join(["f"] * 16)))
+    return Int32(_asm(T.i32(), [_f(v, loc, ip) for v in r], text, "=r," + ",".join(["f"] * 8)))
+
+
+@dsl_user_op
+def sign_nibbles16(w0, w1, w2, w3, *, loc=None, ip=None) -> Int32:
+    """Signs of eight 16-bit elements (two per word, element 2k low) as 0xF / 0x0 nibbles.
+
+    Nibble ``j`` is all ones when element ``j`` is negative. ``prmt`` gathers
+    the high bytes, then its sign-replicate mode turns each into 0xFF or 0x00;
+    one ``lop3`` interleaves even (low nibble) and odd (high nibble) elements.
+    """
+    text = (
+        "{ .reg .b32 a, b, odd, even;"
+        " prmt.b32 a, $1, $2, 0x7351; prmt.b32 b, $3, $4, 0x7351;"
+        " prmt.b32 odd, a, b, 0xFEBA; prmt.b32 even, a, b, 0xDC98;"
+        " lop3.b32 $0, odd, even, 0xF0F0F0F0, 0xE4; }"
+    )
+    ops = [_i(w, loc, ip) for w in (w0, w1, w2, w3)]
+    return Int32(_asm(T.i32(), ops, text, "=r,r,r,r,r"))
+
+
+@dsl_user_op
+def sign_nibbles32(w, *, loc=None, ip=None) -> Int32:
+    """Signs of eight 32-bit elements as 0xF / 0x0 nibbles (nibble ``j``: element ``j``)."""
+    text = (
+        "{ .reg .b32 a, b, c, e, odd, even;"
+        " prmt.b32 a, $2, $4, 0x0073; prmt.b32 b, $6, $8, 0x0073;"
+        " prmt.b32 c, $1, $3, 0x0073; prmt.b32 e, $5, $7, 0x0073;"
+        " prmt.b32 odd, a, b, 0xDC98; prmt.b32 even, c, e, 0xDC98;"
+        " lop3.b32 $0, odd, even, 0xF0F0F0F0, 0xE4; }"
+    )
+    ops = [_i(v, loc, ip) for v in w]
+    return Int32(_asm(T.i32(), ops, text, "=r," + ",".join(["r"] * 8)))
+
+
+@dsl_user_op
+def with_signs(codes, signs, *, loc=None, ip=None) -> Int32:
+    """``codes | (signs & 0x88888888)``: each nibble's bit 3 from its sign nibble."""
+    text = "lop3.b32 $0, $1, $2, 0x88888888, 0xF8;"
+    return Int32(_asm(T.i32(), [_i(codes, loc, ip), _i(signs, loc, ip)], text, "=r,r,r"))
+
+
+@dsl_user_op
+def select_bits(mask, a, b, *, loc=None, ip=None) -> Int32:
+    """``(a & mask) | (b & ~mask)`` in one ``lop3``."""
+    text = "lop3.b32 $0, $1, $2, $3, 0xCA;"
+    return Int32(_asm(T.i32(), [_i(v, loc, ip) for v in (mask, a, b)], text, "=r,r,r,r"))
+
+
+@dsl_user_op
+def unpack_bf16x2(w, *, loc=None, ip=None) -> tuple[Float32, Float32]:
+    """Exact float32 values of the two bfloat16 in ``w`` (low half first): bit moves only."""
+    text = (
+        "{ .reg .b32 l, h; shl.b32 l, $2, 16; and.b32 h, $2, 0xFFFF0000;"
+        " mov.b32 $0, l; mov.b32 $1, h; }"
+    )
+    res = _asm(_pair_type(), [_i(w, loc, ip)], text, "=f,=f,r")
+    lo = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
+    hi = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
+    return lo, hi
+
+
+@dsl_user_op
+def unpack_f16x2(w, *, loc=None, ip=None) -> tuple[Float32, Float32]:
+    """Exact float32 values of the two float16 in ``w`` (low half first): ``cvt.f32.f16``."""
+    text = "{ .reg .b16 l, h; mov.b32 {l, h}, $2; cvt.f32.f16 $0, l; cvt.f32.f16 $1, h; }"
+    res = _asm(_pair_type(), [_i(w, loc, ip)], text, "=f,=f,r")
+    lo = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
+    hi = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
+    return lo, hi
+
+
+@dsl_user_op
+def as_f32(w, *, loc=None, ip=None) -> Float32:
+    """The float32 whose bits are ``w``."""
+    return Float32(_asm(T.f32(), [_i(w, loc, ip)], "mov.b32 $0, $1;", "=f,r"))
+
+
+@dsl_user_op
+def max_abs_16x2(a, b, kind: str, *, loc=None, ip=None) -> Int32:
+    """Per 16-bit half ``max(|a|, |b|)`` of ``kind`` ("bf16x2" | "f16x2") words; signs garbage.
+
+    ``max.xorsign.abs`` compares magnitudes and sets the result's sign to the
+    XOR of the inputs' signs; chained, it keeps the running magnitude max, and
+    the caller clears the signs. Exact for NaN-free inputs (a NaN element
+    flags its group for the exact path, which takes SPEC's max again).
+    """
+    text = f"max.xorsign.abs.{kind} $0, $1, $2;"
+    return Int32(_asm(T.i32(), [_i(a, loc, ip), _i(b, loc, ip)], text, "=r,r,r"))

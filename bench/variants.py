@@ -1,0 +1,118 @@
+"""Build, check and time kernel tuning variants in one GPU call.
+
+    python bench/variants.py [--rows 32768 --cols 7168] [--out DIR]
+
+Each variant is ``fos_cutedsl.kernel.compile_quantize`` with some of
+``QuantizeConfig``'s tuning knobs set (same bits, other speed). Before a
+variant is timed its bits are compared with ``fos_reference`` on random
+normals and on random bit patterns (NaN, Inf, subnormals: the exact path);
+a variant that differs is reported and not timed. Times are do_bench
+medians with the L2 flushed, against the device-to-device copy measured in
+the same run. Writes ``variants.json`` to ``--out`` (default ``$OUT`` or .).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+from pathlib import Path
+
+import torch
+
+import fos_cutedsl
+import fos_reference
+from bench import DTYPES, copy_tbps, time_us
+from fos_cutedsl.kernel import compile_quantize
+
+# (label, dtype, block, row_scaled, err_mode, tuning)
+BF16_1X16 = ("bfloat16", "1x16", False, "mae")
+VARIANTS = (
+    ("default", *BF16_1X16, {}),
+    ("4 groups/thread", *BF16_1X16, {"groups_per_thread": 4}),
+    ("16 groups/thread", *BF16_1X16, {"groups_per_thread": 16}),
+    ("64 registers", *BF16_1X16, {"min_blocks": 4}),
+    ("128 threads", *BF16_1X16, {"threads": 128}),
+    ("pack both", *BF16_1X16, {"pack": "both"}),
+    ("default", "bfloat16", "1x16", True, "mae", {}),
+    ("default", "bfloat16", "16x16", False, "mae", {}),
+    ("default", "bfloat16", "1x16", False, "mse", {}),
+    ("default", "float32", "1x16", False, "mae", {}),
+    ("default", "float32", "1x16", True, "mae", {}),
+    ("default", "float32", "16x16", False, "mae", {}),
+)
+
+
+def check_inputs(dtype: torch.dtype, gen: torch.Generator) -> list[torch.Tensor]:
+    """Random normals, and random bit patterns over a wide exponent range."""
+    normal = torch.randn(512, 2048, device="cuda", generator=gen).to(dtype)
+    width = 16 if dtype.itemsize == 2 else 32
+    span = 1 << width
+    raw = torch.randint(0, span, (512, 2048), device="cuda", generator=gen, dtype=torch.int64)
+    raw = raw - span // 2 if width == 16 else raw.to(torch.int32)
+    bits = raw.to(torch.int16 if width == 16 else torch.int32).view(dtype)
+    return [normal, bits, normal * 1e-30, normal * 1e30]
+
+
+def bits_match(fn, x, row_scaled, block, err_mode) -> bool:
+    gamax = fos_reference.nan_amax(x, dim=1) if row_scaled else fos_reference.nan_amax(x)
+    gamax = gamax.reshape(-1)
+    rows, cols = x.shape
+    codes = torch.full((rows, cols // 2), 0xAB, dtype=torch.uint8, device="cuda")
+    scales = torch.full((rows, cols // 16), 0xAB, dtype=torch.uint8, device="cuda")
+    fn(x, gamax, codes, scales)
+    want_codes, want_scales = fos_reference.quantize(
+        x, gamax, block=block, err_mode=err_mode, e4m3_scale_bound=256
+    )
+    return torch.equal(codes, want_codes) and torch.equal(scales, want_scales.view(torch.uint8))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=32768)
+    parser.add_argument("--cols", type=int, default=7168)
+    parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    args = parser.parse_args()
+    arch = fos_cutedsl.arch_of(torch.device("cuda"))
+    roof = copy_tbps("cuda")
+    print(f"copy roofline: {roof:.2f} TB/s", flush=True)
+    gen = torch.Generator(device="cuda").manual_seed(1)
+    rows_out = []
+    for label, dtype, block, row_scaled, err_mode, tuning in VARIANTS:
+        fn = compile_quantize(dtype, block, err_mode, 256, row_scaled, arch, **tuning)
+        tdtype = DTYPES[dtype]
+        exact = all(
+            bits_match(fn, x, row_scaled, block, err_mode) for x in check_inputs(tdtype, gen)
+        )
+        x = torch.randn(args.rows, args.cols, device="cuda", generator=gen).to(tdtype)
+        exact = exact and bits_match(fn, x, row_scaled, block, err_mode)
+        gamax = fos_reference.nan_amax(x, dim=1) if row_scaled else fos_reference.nan_amax(x)
+        gamax = gamax.reshape(-1)
+        codes = torch.empty((args.rows, args.cols // 2), dtype=torch.uint8, device="cuda")
+        scales = torch.empty((args.rows, args.cols // 16), dtype=torch.uint8, device="cuda")
+        args_ = (x, gamax, codes, scales)
+        us = time_us(lambda f=fn, a=args_: f(*a), "cuda", reps=20) if exact else None
+        nbytes = x.numel() * tdtype.itemsize + codes.numel() + scales.numel()
+        pct = None if us is None else 100 * nbytes / (us * 1e-6) / 1e12 / roof
+        mode = f"{dtype} {block} {'row' if row_scaled else 'tensor'} {err_mode}"
+        rows_out.append(
+            {"variant": label, "mode": mode, "tuning": tuning, "exact": exact, "us": us, "pct": pct}
+        )
+        shown = "NOT EXACT" if us is None else f"{us:8.1f} us {pct:5.1f}% of copy"
+        print(f"{mode:34s} {label:16s} {shown}", flush=True)
+    result = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "device": torch.cuda.get_device_name(),
+        "shape": [args.rows, args.cols],
+        "copy_tbps": roof,
+        "variants": rows_out,
+    }
+    out = Path(args.out) / "variants.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    return 0 if all(r["exact"] for r in rows_out) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

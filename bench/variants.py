@@ -1,6 +1,6 @@
 """Build, check and time kernel tuning variants in one GPU call.
 
-    python bench/variants.py [--rows 32768 --cols 7168] [--out DIR]
+    python bench/variants.py [--rows 32768 --cols 7168] [--out DIR] [--defaults]
 
 Each variant is ``fos_cutedsl.kernel.compile_quantize`` with some of
 ``QuantizeConfig``'s tuning knobs set (same bits, other speed). Before a
@@ -73,13 +73,15 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=32768)
     parser.add_argument("--cols", type=int, default=7168)
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    parser.add_argument("--defaults", action="store_true", help="only the default knobs, per mode")
     args = parser.parse_args()
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     roof = copy_tbps("cuda")
     print(f"copy roofline: {roof:.2f} TB/s", flush=True)
     gen = torch.Generator(device="cuda").manual_seed(1)
     rows_out = []
-    for label, dtype, block, row_scaled, err_mode, tuning in VARIANTS:
+    chosen = [v for v in VARIANTS if v[0] == "default"] if args.defaults else VARIANTS
+    for label, dtype, block, row_scaled, err_mode, tuning in chosen:
         fn = compile_quantize(dtype, block, err_mode, 256, row_scaled, arch, **tuning)
         tdtype = DTYPES[dtype]
         exact = all(

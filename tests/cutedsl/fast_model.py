@@ -22,6 +22,10 @@ the CPU, exhaustively where the domain allows:
   no intermediate is subnormal or overflows (``fast_value_ok``). With
   ``K = 2 (W15 - W1)`` and ``J = W1 - K`` (both exact, Sterbenz) that is one
   ``fma(r, K, 2**e * J)``: the exact sum is ``2**e W1`` or ``2**e W15``.
+* ``div_d``: ``RN(p / D)`` for ``D = d * 2^k`` (1536 = 3 * 2^9, 2688 = 21 * 2^7)
+  as ``y = p * 2^-k`` (exact), ``q = RN(y c)``, ``rho = fma(-d, q, y)`` (exact),
+  ``fma(rho, c, q)`` with ``c = RN(1/d)``: equal to ``div.rn`` for every
+  ``p >= D * 2^-124`` (checked on all of them), which is the fast path's range.
 """
 
 from __future__ import annotations
@@ -95,6 +99,24 @@ def grid_value(r: torch.Tensor, k: torch.Tensor, j: torch.Tensor) -> torch.Tenso
     pow2 = floats(bits(r) & SIGN_EXP_MASK)
     ej = pow2 * j  # exact: a power of two times a multiple of ulp(W1) >= 2^-148
     return (r.double() * k.double() + ej.double()).to(F32)
+
+
+DIVISORS = {1536.0: (3.0, 9), 2688.0: (21.0, 7)}  # D = d * 2^k
+
+
+def div_d(p: torch.Tensor, d_full: float) -> torch.Tensor:
+    """``RN(p / D)`` without a division; float64 holds every exact intermediate."""
+    d, k = DIVISORS[d_full]
+    c = torch.tensor(1.0, dtype=F32) / torch.tensor(d, dtype=F32)
+    y = p * torch.tensor(2.0**-k, dtype=F32)  # mul.rn: exact in the fast path's range
+    q = y * c  # mul.rn
+    rho = (y.double() - d * q.double()).to(F32)  # fma.rn(q, -d, y): exact
+    return (rho.double() * c.double() + q.double()).to(F32)  # fma.rn(rho, c, q)
+
+
+def div_d_range(d_full: float) -> float:
+    """The smallest dividend of the fast path: ``D * 2^-124`` (then ``RN(p / D) >= 2^-124``)."""
+    return d_full * 2.0**-124
 
 
 def exact_value(r: torch.Tensor, f: torch.Tensor, gamax: torch.Tensor, d: float):

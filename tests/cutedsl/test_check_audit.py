@@ -51,6 +51,15 @@ def test_the_pinned_fma_shapes_pass():
     assert failures == [] and counts["magic fma"] == 2 and counts["exact-sum fma"] == 1
 
 
+def test_the_div_d_fma_pair_passes():
+    pair = (
+        "fma.rn.f32 ar, aw, 0fC0400000, ay; // fos: div-d fma\n"
+        "fma.rn.f32 w1, ar, 0f3EAAAAAB, aw; // fos: div-d fma\n"
+    )
+    failures, counts = audit_ptx(GOOD + pair, "sm_90a")
+    assert failures == [] and counts["div-d fma"] == 2
+
+
 def test_untagged_general_fma_fails():
     failures, _ = audit_ptx(GOOD + "fma.rn.f32 %r93, %r90, %r91, pj;\n", "sm_90a")
     assert any("forbidden fma" in f for f in failures)

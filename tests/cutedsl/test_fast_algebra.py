@@ -91,6 +91,24 @@ def test_slope_constants_are_exact_where_ok(d):
     assert fm.slope_exact(w1, w15)[ok].all()
 
 
+def _check_div_d(p: torch.Tensor, d: float) -> None:
+    """``div_d`` equals ``div.rn`` for every finite ``p >= D * 2^-124``."""
+    p = p[(p >= fm.div_d_range(d)) & torch.isfinite(p)]
+    want = p / torch.tensor(d, dtype=F32)
+    bad = fm.div_d(p, d).view(torch.int32) != want.view(torch.int32)
+    assert not bad.any(), f"D={d}: {int(bad.sum())} mismatches, first p={float(p[bad][0])!r}"
+
+
+@pytest.mark.parametrize("d", [1536.0, 2688.0])
+def test_div_d_one_binade_and_edges(d):
+    """Every mantissa of one binade (the division is scale-free there), and the range ends."""
+    binade = torch.arange(0x3F800000, 0x40000000, dtype=torch.int32).view(F32)
+    _check_div_d(binade, d)
+    ends = torch.tensor([fm.div_d_range(d), 3.4028235e38], dtype=F32).view(torch.int32)
+    offsets = torch.arange(-4096, 4097, dtype=torch.int32)
+    _check_div_d((ends[:, None] + offsets).reshape(-1).view(F32), d)
+
+
 def test_fast_values_cover_the_practical_range():
     """Every nonzero scale byte takes the fast path for 1e-20 <= gamax <= 1e20."""
     f = _all_scales()[1:, None]
@@ -104,7 +122,9 @@ def _sweep_all(chunk: int = 1 << 24) -> None:
         hi = min(lo + chunk, 0x7F800001)  # every non-negative float32 up to +Inf
         a = torch.arange(lo, hi, dtype=torch.int64).to(torch.int32).view(F32)
         _check_rounding(a)
-    print("all non-negative float32 up to +Inf round like fos_reference")
+        for d in fm.DIVISORS:
+            _check_div_d(a, d)
+    print("all non-negative float32 up to +Inf: rounding and p / D match fos_reference, div.rn")
 
 
 if __name__ == "__main__" and "--all" in sys.argv:

@@ -6,12 +6,13 @@ For each variant the PTX must hold ``div.rn.f32`` and
 ``cvt.rn.satfinite.e4m3x2.f32``; ``cvt.rn.satfinite.e2m1x2.f32`` exactly on
 SM100+ targets; no ``.ftz``, no approximate instruction (``div.approx``,
 ``div.full``, ``rcp.approx``, any ``.approx``), no float ``mad`` and no float
-``fma`` except the two pinned on purpose: the magic rounding's
-``fma.rn.f32 t, M, +-2^22, m`` (an exact power-of-two product) and
+``fma`` except those pinned on purpose: the magic rounding's
+``fma.rn.f32 t, M, +-2^22, m`` (an exact power-of-two product),
 ``grid_value``'s tagged ``fma.rn.f32 v, r, K, pj; // fos: exact-sum fma`` (a
-representable exact sum): every other multiply and add is pinned by inline
-PTX, so any other fused multiply-add could only come from compiler
-contraction. The thread index must
+representable exact sum) and the two tagged ones of the division by the
+constant D (``// fos: div-d fma``, checked on every input they take): every
+other multiply and add is pinned by inline PTX, so any other fused
+multiply-add could only come from compiler contraction. The thread index must
 be widened to 64 bits before it forms an address. Exits non-zero on any
 failure.
 """
@@ -58,6 +59,12 @@ _MAGIC_FMA = re.compile(r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f[4C]A800000,\s*
 _EXACT_SUM_FMA = re.compile(
     r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*[%\w]+,\s*pj;\s*// fos: exact-sum fma"
 )
+# grid_constants' division by D = d * 2^k: rho = fma(w, -d, y) (exact) and
+# fma(rho, RN(1/d), w) (pinned._div_d_ptx, checked on every input it takes).
+_DIV_D_FMA = re.compile(
+    r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f(C0400000|C1A80000|3EAAAAAB|3D430C31),"
+    r"\s*[%\w]+;\s*// fos: div-d fma"
+)
 # ctaid.x * (groups per CTA) widened to 64 bits before it is added to the thread index.
 _WIDE_INDEX = re.compile(r"\bmul\.wide\.u32\s+%rd\d+,\s*%r\d+,\s*\d+;")
 _NARROW_GLOBAL = re.compile(r"\b(ld|st)\.global[^\[]*\[%r\d+")
@@ -84,8 +91,10 @@ def audit_ptx(ptx: str, arch: str) -> tuple[list[str], dict[str, int]]:
     failures = [f"forbidden {name}" for name, rx in _FORBIDDEN.items() if rx.search(ptx)]
     counts["magic fma"] = len(_MAGIC_FMA.findall(ptx))
     counts["exact-sum fma"] = len(_EXACT_SUM_FMA.findall(ptx))
-    if len(_ANY_FMA.findall(ptx)) != counts["magic fma"] + counts["exact-sum fma"]:
-        failures.append("forbidden fma (not one of the two pinned exact shapes)")
+    counts["div-d fma"] = len(_DIV_D_FMA.findall(ptx))
+    pinned = counts["magic fma"] + counts["exact-sum fma"] + counts["div-d fma"]
+    if len(_ANY_FMA.findall(ptx)) != pinned:
+        failures.append("forbidden fma (not one of the pinned shapes)")
     if counts["div.rn.f32"] == 0:
         failures.append("no div.rn.f32")
     if counts["e4m3x2"] == 0:

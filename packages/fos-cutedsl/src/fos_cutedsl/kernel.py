@@ -14,16 +14,19 @@ the flagged groups, one copy of its code in a run-time loop.
 Fast path, per group in SPEC's order:
 
 1. ``s = min(D / gamax, FLT_MAX)``, 1 when gamax or s is 0; ``s_dec = 1 / s``
-   (per tensor: once per thread).
+   (per tensor: once per thread; row-scaled: once per row of the CTA's groups,
+   into a shared-memory table).
 2. Block amax: NaN-dropping max of ``|x_i|`` from 0 (16-bit inputs: packed
    ``max.xorsign.abs`` on bf16x2/f16x2 words, signs cleared at the end); a
    16x16 tile combines its 16 row amaxes with ``shfl.bfly`` 8, 4, 2, 1.
 3. ``base = (a / 6) * s``; ``c6 = min(base, 448)``, ``c4 = min(base * 1.5, 448)``;
    both go through one ``cvt.rn.satfinite.e4m3x2.f32`` and decode exactly.
 4. Per candidate ``inv = min(1 / (f s_dec), FLT_MAX)`` and the slope constants
-   ``K``, ``J`` of its values: per tensor looked up in a 256-entry table of
-   every scale byte, built once per CTA in shared memory; ``inv`` is NaN in
-   the table where the fast path's preconditions fail, which flags the group.
+   ``K``, ``J`` of its values (the two divisions by the constant D as a
+   multiply and an fma correction, exact on the fast path's range): per
+   tensor looked up in a 256-entry table of every scale byte, built once per
+   CTA in shared memory; ``inv`` is NaN where the fast path's preconditions
+   fail, which flags the group.
 5.-6. Signs drop out (``q_i`` has ``x_i``'s sign when ``inv > 0``, and
    ``|RN(v - a)| = |RN(-v + a)|``), so each candidate works on ``|x_i|``:
    ``m = RN(|x_i| inv)``; E2M1 magnitude ``r = RN(m - C) + C`` with
@@ -72,7 +75,6 @@ FLT_MAX = 3.4028234663852886e38  # largest finite float32
 NAN = float("nan")
 
 TABLE = 256  # per-tensor constants for every scale byte (negative ones need a negative amax)
-TABLE_BYTES = TABLE * 4 * 4
 
 _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
 
@@ -102,6 +104,15 @@ class QuantizeConfig:
     @property
     def d(self) -> float:
         return 6.0 * self.bound
+
+    @property
+    def table_rows(self) -> int:
+        """Shared-memory table rows: every scale byte (per tensor) or the CTA's rows (row-scaled).
+
+        A CTA's ``threads * groups_per_thread`` consecutive groups span at most
+        that many rows plus one.
+        """
+        return self.threads * self.groups_per_thread + 1 if self.row_scaled else TABLE
 
     @property
     def words(self) -> int:
@@ -145,7 +156,7 @@ class QuantizeKernel:
         self.kernel(mX, mAmax, mCodes, mScales, groups_per_row, total).launch(
             grid=[blocks, 1, 1],
             block=[threads, 1, 1],
-            smem=TABLE_BYTES,
+            smem=self.cfg.table_rows * 4 * 4,
             stream=stream,
             **_launch_bounds(self.cfg),
         )
@@ -166,17 +177,31 @@ class QuantizeKernel:
         d = Float32(cfg.d)
         smem = cutlass.memory.SmemAllocator()
         table = smem.allocate_tensor(
-            Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
-        )  # (256, 4): unused when row-scaled
+            Float32, cute.make_layout((cfg.table_rows, 4), stride=(4, 1)), byte_alignment=16
+        )  # per tensor: (inv, K, J, -) per scale byte; row-scaled: (gamax, s, s_dec, -) per row
+        chunk = Int64(bidx) * (cfg.threads * cfg.groups_per_thread)
         gamax = mAmax[0]
         s = pin.global_scale(gamax, d)
         s_dec = pin.div_rn(Float32(1.0), s)
-        if cutlass.const_expr(not cfg.row_scaled):
+        row_lo = Int64(0)
+        if cutlass.const_expr(cfg.row_scaled):
+            # Row-scaled: step 1 once per row of this CTA's groups.
+            row_lo = chunk // groups_per_row
+            last = cutlass.min(chunk + (cfg.threads * cfg.groups_per_thread - 1), total - 1)
+            n_rows = Int32(last // groups_per_row - row_lo + 1)
+            for i in cutlass.range(Int32(tidx), n_rows, cfg.threads, unroll=1):
+                g = mAmax[row_lo + Int64(i)]
+                s_row = pin.global_scale(g, d)
+                table[i, 0] = g
+                table[i, 1] = s_row
+                table[i, 2] = pin.div_rn(Float32(1.0), s_row)
+            cute.arch.sync_threads()
+        else:
             # Per tensor: step 1 once, and the per-scale-byte constants of steps
             # 4-6 (inv, K, J) once per CTA, one byte per thread.
             if tidx < TABLE:
                 f = pin.e4m3x2_to_f32(Int32(tidx))[1]
-                inv, k, j = _scale_constants(f, s_dec, gamax, d)
+                inv, k, j = _scale_constants(cfg, f, s_dec, gamax)
                 table[tidx, 0] = inv
                 table[tidx, 1] = k
                 table[tidx, 2] = j
@@ -184,23 +209,22 @@ class QuantizeKernel:
         # Each thread takes groups_per_thread groups, one CTA-wide stride apart
         # (coalesced); threads past the end redo the last group and store
         # nothing, so every lane reaches the 16x16 shuffles.
-        first = Int64(bidx) * (cfg.threads * cfg.groups_per_thread) + Int64(tidx)
+        first = chunk + Int64(tidx)
         at = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total)
         flagged = Int32(0)  # bit k: group k needs the exact path
-        ahead = _load_group(cfg, mX, mAmax, at.group(0))
+        ahead = _load_group(cfg, mX, at.group(0))
         for k in cutlass.range_constexpr(cfg.groups_per_thread):
             # ======== fast path of one 1x16 group (a 16x16 tile row)
-            words, (t, _, in_range), row_amax = ahead
+            words, (t, row, in_range) = ahead
             if cutlass.const_expr(k + 1 < cfg.groups_per_thread):
                 # Software pipelining: the next group's loads fly during this one.
-                ahead = _load_group(cfg, mX, mAmax, at.group(k + 1))
+                ahead = _load_group(cfg, mX, at.group(k + 1))
             x = _unpack(cfg, words)
 
             # ---- step 1: global scale (row-scaled: this row's)
             if cutlass.const_expr(cfg.row_scaled):
-                gamax = row_amax
-                s = pin.global_scale(gamax, d)
-                s_dec = pin.div_rn(Float32(1.0), s)
+                i = Int32(row - row_lo)
+                gamax, s, s_dec = table[i, 0], table[i, 1], table[i, 2]
 
             # ---- steps 2-3: block amax, candidate scales
             a = _block_amax_fast(cfg, words, x)
@@ -208,8 +232,8 @@ class QuantizeKernel:
 
             # ---- steps 4-6: per-candidate constants, magic rounding, error
             if cutlass.const_expr(cfg.row_scaled):
-                k4 = _scale_constants(f4, s_dec, gamax, d)
-                k6 = _scale_constants(f6, s_dec, gamax, d)
+                k4 = _scale_constants(cfg, f4, s_dec, gamax)
+                k6 = _scale_constants(cfg, f6, s_dec, gamax)
             else:
                 k4 = _lookup(table, (pair >> 8) & 0xFF)
                 k6 = _lookup(table, pair & 0xFF)
@@ -304,19 +328,15 @@ class _Position:
         return (t, None, in_range)
 
 
-def _load_group(cfg, mX, mAmax, position):
-    """Issue the loads of the group at ``position``: (raw 32-bit words, position, row amax).
-
-    The row amax is loaded only when row-scaled (else None).
-    """
+def _load_group(cfg, mX, position):
+    """Issue the 16-byte loads of the group at ``position``: (raw 32-bit words, position)."""
     t = position[0]
     x_addr = mX.iterator.toint() + t * (cfg.words * 4)
     x_ptr = cute.make_ptr(Uint32, x_addr, cute.AddressSpace.gmem, assumed_align=16)
     gX = cute.make_tensor(x_ptr, cute.make_layout(cfg.words))  # (words,)
     rX = cute.make_rmem_tensor((cfg.words,), Uint32)
     cute.autovec_copy(gX, rX)
-    row_amax = mAmax[position[1]] if cutlass.const_expr(cfg.row_scaled) else None
-    return rX, position, row_amax
+    return rX, position
 
 
 def _unpack(cfg, words):
@@ -376,7 +396,7 @@ def _candidate_scales(a, s):
     return pair, f4, f6
 
 
-def _scale_constants(f, s_dec, gamax, d):
+def _scale_constants(cfg, f, s_dec, gamax):
     """Per-candidate ``inv`` (step 4) and slope constants ``K``, ``J``.
 
     ``inv`` is NaN where the fast path does not apply (``grid_constants``'
@@ -384,7 +404,7 @@ def _scale_constants(f, s_dec, gamax, d):
     gets a NaN error and takes the exact path.
     """
     inv = pin.fmin(pin.div_rn(Float32(1.0), pin.mul_rn(f, s_dec)), Float32(FLT_MAX))
-    k, j, ok = pin.grid_constants(f, gamax, d)
+    k, j, ok = pin.grid_constants(f, gamax, cfg.d)
     positive = pin.less_mask(Float32(0.0), inv) & 1  # q_i has x_i's sign
     inv = pin.pick_f32(ok & positive, inv, Float32(NAN))
     return inv, k, j
@@ -444,10 +464,10 @@ def _store(mCodes, mScales, t, word0, word1, scale):
 
 def _exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):
     """One group entirely as SPEC writes it (steps 1-8): (t, in range, two code words, scale)."""
-    words, (t, _, in_range), row_amax = _load_group(cfg, mX, mAmax, position)
+    words, (t, row, in_range) = _load_group(cfg, mX, position)
     x = _unpack(cfg, words)
     if cutlass.const_expr(cfg.row_scaled):
-        gamax = row_amax
+        gamax = mAmax[row]
         s = pin.global_scale(gamax, d)
         s_dec = pin.div_rn(Float32(1.0), s)
     else:

@@ -295,31 +295,60 @@ def grid_value(r, k, j, *, loc=None, ip=None) -> Float32:
     return Float32(_asm(T.f32(), ops, text, "=f,f,f,f"))
 
 
+# D = d * 2^k: RN(1/d), -d and 2^-k as float32 bit patterns, and D * 2^-124.
+_DIVISORS = {
+    1536.0: ("0f3EAAAAAB", "0fC0400000", "0f3B000000", "0f06C00000"),  # 3 * 2^9
+    2688.0: ("0f3D430C31", "0fC1A80000", "0f3C000000", "0f07280000"),  # 21 * 2^7
+}
+DIV_D_FMA_TAG = "// fos: div-d fma"
+
+
+def _div_d_ptx(dst: str, src: str, d: float, tmp: str) -> str:
+    """PTX for ``dst = RN(src / D)`` when ``src >= D * 2^-124``, without a division.
+
+    ``y = src * 2^-k`` (exact there), ``w = RN(y c)``, ``rho = fma(-d, w, y)``
+    (exact), ``dst = fma(rho, c, w)`` with ``c = RN(1/d)``; checked against
+    ``div.rn`` on every such float32 (``fast_model.div_d``).
+    """
+    c, minus_d, scale, _ = _DIVISORS[d]
+    return (
+        f" mul.rn.f32 {tmp}y, {src}, {scale}; mul.rn.f32 {tmp}w, {tmp}y, {c};"
+        f" fma.rn.f32 {tmp}r, {tmp}w, {minus_d}, {tmp}y; {DIV_D_FMA_TAG}\n"
+        f" fma.rn.f32 {dst}, {tmp}r, {c}, {tmp}w; {DIV_D_FMA_TAG}\n"
+    )
+
+
 @dsl_user_op
-def grid_constants(f, gamax, d, *, loc=None, ip=None) -> tuple[Float32, Float32, Int32]:
+def grid_constants(f, gamax, d: float, *, loc=None, ip=None) -> tuple[Float32, Float32, Int32]:
     """Per-candidate slope constants ``K``, ``J`` of ``grid_value`` and a fast-ok flag.
 
     ``W1 = RN(RN(f g) / D)``, ``W15 = RN(RN(RN(1.5 f) g) / D)``, ``K = 2 (W15 - W1)``,
-    ``J = W1 - K``. The flag is 1 when ``W1 >= 2^-124`` (every value, ``2^e J``
-    and ``W1 / 2`` normal or exact) and ``RN(1.5 f g) <= 2^124`` (``6 f g``
-    finite), or when ``f == 0`` with a finite gamax (every value is 0). Then
-    ``W15 / W1`` is 1.5 within a few ulps, so ``W15 - W1`` and ``W1 - K`` are
-    exact (Sterbenz) and so is ``2 (W15 - W1)``.
+    ``J = W1 - K``. The flag is 1 when ``RN(f g) >= D 2^-124`` (so ``W1 >= 2^-124``:
+    every value, ``2^e J`` and ``W1 / 2`` normal or exact, and the division by
+    the constant ``D`` exact without ``div.rn``) and ``RN(1.5 f g) <= 2^124``
+    (``6 f g`` finite), or when ``f == 0`` with a finite gamax (every value is
+    0). Then ``W15 / W1`` is 1.5 within a few ulps, so ``W15 - W1`` and
+    ``W1 - K`` are exact (Sterbenz) and so is ``2 (W15 - W1)``. ``d`` is D as
+    a Python float (1536 or 2688).
     """
+    low = _DIVISORS[d][3]
     text = (
-        "{ .reg .f32 p, q, w1, w15, k, ag; .reg .pred lo, hi, z, fin;"
-        " mul.rn.f32 p, $3, $4; div.rn.f32 w1, p, $5;"
-        " mul.rn.f32 q, $3, 0f3FC00000; mul.rn.f32 q, q, $4; div.rn.f32 w15, q, $5;"
-        " sub.rn.f32 k, w15, w1; mul.rn.f32 k, k, 0f40000000; sub.rn.f32 $1, w1, k; mov.f32 $0, k;"
-        " setp.ge.f32 lo, w1, 0f01800000; setp.le.f32 hi, q, 0f7D800000; and.pred lo, lo, hi;"
+        "{ .reg .f32 p, q, w1, w15, k, ag, ay, aw, ar, by, bw, br; .reg .pred lo, hi, z, fin;"
+        " mul.rn.f32 p, $3, $4;"
+        + _div_d_ptx("w1", "p", d, "a")
+        + " mul.rn.f32 q, $3, 0f3FC00000; mul.rn.f32 q, q, $4;"
+        + _div_d_ptx("w15", "q", d, "b")
+        + " sub.rn.f32 k, w15, w1; mul.rn.f32 k, k, 0f40000000; sub.rn.f32 $1, w1, k;"
+        " mov.f32 $0, k;"
+        f" setp.ge.f32 lo, p, {low}; setp.le.f32 hi, q, 0f7D800000; and.pred lo, lo, hi;"
         " abs.f32 ag, $4; setp.lt.f32 fin, ag, 0f7F800000; setp.eq.f32 z, $3, 0f00000000;"
         " and.pred z, z, fin; or.pred lo, lo, z; selp.u32 $2, 1, 0, lo; }"
     )
     res = _asm(
         llvm.StructType.get_literal([T.f32(), T.f32(), T.i32()]),
-        [_f(f, loc, ip), _f(gamax, loc, ip), _f(d, loc, ip)],
+        [_f(f, loc, ip), _f(gamax, loc, ip)],
         text,
-        "=f,=f,=r,f,f,f",
+        "=f,=f,=r,f,f",
     )
     k = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
     j = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))

@@ -30,8 +30,13 @@ def _asm(result_type, operands, text: str, constraints: str):
     )
 
 
-def _pair_type():
-    return llvm.StructType.get_literal([T.f32(), T.f32()])
+def _f32_pair(text: str, word, loc, ip) -> tuple[Float32, Float32]:
+    """Run ``text`` with one 32-bit input (``$2``) and two float32 outputs (``$0``, ``$1``)."""
+    pair = llvm.StructType.get_literal([T.f32(), T.f32()])
+    res = _asm(pair, [_i(word, loc, ip)], text, "=f,=f,r")
+    first = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
+    second = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
+    return first, second
 
 
 def _f(v, loc, ip):
@@ -197,10 +202,7 @@ def e4m3x2_to_f32(pair, *, loc=None, ip=None) -> tuple[Float32, Float32]:
         " cvt.u16.u32 p, $2; cvt.rn.f16x2.e4m3x2 h, p; mov.b32 {lo, hi}, h;"
         " cvt.f32.f16 $0, hi; cvt.f32.f16 $1, lo; }"
     )
-    res = _asm(_pair_type(), [_i(pair, loc, ip)], text, "=f,=f,r")
-    hi = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
-    lo = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
-    return hi, lo
+    return _f32_pair(text, pair, loc, ip)
 
 
 @dsl_user_op
@@ -239,10 +241,7 @@ def e2m1x2_to_f32(word, byte: int, *, loc=None, ip=None) -> tuple[Float32, Float
         f" mov.b32 {{b0, b1, b2, b3}}, $2; cvt.rn.f16x2.e2m1x2 h, {regs[byte]};"
         " mov.b32 {lo, hi}, h; cvt.f32.f16 $0, lo; cvt.f32.f16 $1, hi; }"
     )
-    res = _asm(_pair_type(), [_i(word, loc, ip)], text, "=f,=f,r")
-    lo = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
-    hi = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
-    return lo, hi
+    return _f32_pair(text, word, loc, ip)
 
 
 # ---- The fast path's exact shortcuts (proofs: tests/cutedsl/fast_model.py and
@@ -459,20 +458,14 @@ def unpack_bf16x2(w, *, loc=None, ip=None) -> tuple[Float32, Float32]:
         "{ .reg .b32 l, h; shl.b32 l, $2, 16; and.b32 h, $2, 0xFFFF0000;"
         " mov.b32 $0, l; mov.b32 $1, h; }"
     )
-    res = _asm(_pair_type(), [_i(w, loc, ip)], text, "=f,=f,r")
-    lo = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
-    hi = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
-    return lo, hi
+    return _f32_pair(text, w, loc, ip)
 
 
 @dsl_user_op
 def unpack_f16x2(w, *, loc=None, ip=None) -> tuple[Float32, Float32]:
     """Exact float32 values of the two float16 in ``w`` (low half first): ``cvt.f32.f16``."""
     text = "{ .reg .b16 l, h; mov.b32 {l, h}, $2; cvt.f32.f16 $0, l; cvt.f32.f16 $1, h; }"
-    res = _asm(_pair_type(), [_i(w, loc, ip)], text, "=f,=f,r")
-    lo = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
-    hi = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
-    return lo, hi
+    return _f32_pair(text, w, loc, ip)
 
 
 @dsl_user_op

@@ -28,19 +28,25 @@ from fos_cutedsl.kernel import compile_quantize
 
 # (label, dtype, block, row_scaled, err_mode, tuning)
 BF16_1X16 = ("bfloat16", "1x16", False, "mae")
+G4P2 = {"groups_per_thread": 4, "prefetch": 2}
+G2P2 = {"groups_per_thread": 2, "prefetch": 2}
 VARIANTS = (
-    ("default", *BF16_1X16, {}),
-    ("4 groups/thread", *BF16_1X16, {"groups_per_thread": 4}),
-    ("16 groups/thread", *BF16_1X16, {"groups_per_thread": 16}),
-    ("64 registers", *BF16_1X16, {"min_blocks": 4}),
-    ("128 threads", *BF16_1X16, {"threads": 128}),
-    ("pack both", *BF16_1X16, {"pack": "both"}),
-    ("default", "bfloat16", "1x16", True, "mae", {}),
+    ("4 groups prefetch 2", *BF16_1X16, G4P2),
+    ("4 groups prefetch 3", *BF16_1X16, {"groups_per_thread": 4, "prefetch": 3}),
+    ("2 groups prefetch 2", *BF16_1X16, G2P2),
+    ("2 groups", *BF16_1X16, {"groups_per_thread": 2}),
+    ("4 groups", "bfloat16", "1x16", True, "mae", {"groups_per_thread": 4}),
+    ("4 groups prefetch 2", "bfloat16", "1x16", True, "mae", G4P2),
+    ("4g p2 80 reg", "bfloat16", "1x16", True, "mae", {**G4P2, "min_blocks": 3}),
+    ("2 groups prefetch 2", "bfloat16", "1x16", True, "mae", G2P2),
     ("default", "bfloat16", "16x16", False, "mae", {}),
-    ("default", "bfloat16", "1x16", False, "mse", {}),
-    ("default", "float32", "1x16", False, "mae", {}),
-    ("default", "float32", "1x16", True, "mae", {}),
-    ("default", "float32", "16x16", False, "mae", {}),
+    ("4 groups prefetch 2", "bfloat16", "16x16", False, "mae", G4P2),
+    ("2 groups prefetch 2", "bfloat16", "16x16", False, "mae", G2P2),
+    ("4 groups prefetch 2", "float32", "1x16", False, "mae", G4P2),
+    ("2 groups prefetch 2", "float32", "1x16", False, "mae", G2P2),
+    ("4 groups prefetch 2", "float32", "1x16", True, "mae", G4P2),
+    ("4 groups prefetch 2", "float32", "16x16", False, "mae", G4P2),
+    ("2 groups prefetch 2", "float32", "16x16", False, "mae", G2P2),
 )
 
 

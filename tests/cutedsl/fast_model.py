@@ -22,6 +22,12 @@ the CPU, exhaustively where the domain allows:
   no intermediate is subnormal or overflows (``fast_value_ok``). With
   ``K = 2 (W15 - W1)`` and ``J = W1 - K`` (both exact, Sterbenz) that is one
   ``fma(r, K, 2**e * J)``: the exact sum is ``2**e W1`` or ``2**e W15``.
+* ``bounded_choice``: the kernel's choice of candidate from approximate
+  errors, decided only where a bound on their distance to SPEC's errors
+  leaves no doubt (``pinned.choose_by_bound``); undecided groups compute
+  SPEC's errors exactly.
+* ``div6``: the kernel's ``RN(a / 6)``, which is ``div_d``'s division by 3 of
+  ``a / 2`` with every value doubled.
 * ``div_d``: ``RN(p / D)`` for ``D = d * 2^k`` (1536 = 3 * 2^9, 2688 = 21 * 2^7)
   as ``y = p * 2^-k`` (exact), ``q = RN(y c)``, ``rho = fma(-d, q, y)`` (exact),
   ``fma(rho, c, q)`` with ``c = RN(1/d)``: equal to ``div.rn`` for every
@@ -114,6 +120,17 @@ def div_d(p: torch.Tensor, d_full: float) -> torch.Tensor:
     return (rho.double() * c.double() + q.double()).to(F32)  # fma.rn(rho, c, q)
 
 
+def div6(a: torch.Tensor) -> torch.Tensor:
+    """The kernel's ``RN(a / 6)`` (``pinned.div6``): mul.rn, then two fma.rn."""
+    c = torch.tensor(1.0, dtype=F32) / torch.tensor(6.0, dtype=F32)
+    w = a * c  # mul.rn
+    rho = (a.double() - 6.0 * w.double()).to(F32)  # fma.rn(w, -6, a): exact where it is used
+    return (rho.double() * c.double() + w.double()).to(F32)  # fma.rn(rho, c, w)
+
+
+DIV6_LOW = 6.0 * 2.0**-124  # div6 is exact for a = 0 and every a >= this
+
+
 def div_d_range(d_full: float) -> float:
     """The smallest dividend of the fast path: ``D * 2^-124`` (then ``RN(p / D) >= 2^-124``)."""
     return d_full * 2.0**-124
@@ -122,3 +139,59 @@ def div_d_range(d_full: float) -> float:
 def exact_value(r: torch.Tensor, f: torch.Tensor, gamax: torch.Tensor, d: float):
     """SPEC step 6's value for magnitude ``r``: ``RN(RN(RN(r * f) * g) / D)``."""
     return ((r * f) * gamax) / torch.tensor(d, dtype=F32)
+
+
+CHOICE_RELATIVE = 2.0**-16
+CHOICE_ABSOLUTE = {"mae": 2.0**-13, "mse": 2.0**-12}
+
+
+def bounded_choice(x: torch.Tensor, gamax: float, d: float, err_mode: str, block: str):
+    """The kernel's fast choice for per-tensor ``x`` (R, C): (pick4, decided), both (R, C/16).
+
+    Mirrors ``kernel``: ``m = RN(|x| inv)``, ``r = round_e2m1(m)``, error sum of
+    ``|RN(r - m)|`` (or its square) in order, ``p = RN(e y)`` (``y = RN(f s_dec)``,
+    squared for mse), a 16x16 tile's ``p`` folded like its errors, then
+    ``pinned.choose_by_bound``. Groups outside the fast path (``m >= 7``,
+    NaN) come out undecided or are flagged by the kernel anyway.
+    """
+    rows, cols = x.shape
+    g = torch.tensor(gamax, dtype=F32)
+    dd = torch.tensor(d, dtype=F32)
+    s = torch.fmin(dd / g, torch.tensor(3.4028234663852886e38, dtype=F32))
+    s_dec = torch.tensor(1.0, dtype=F32) / s
+    ax = x.float().abs().reshape(rows, cols // 16, 16)
+    a = ax.amax(dim=2)
+    if block == "16x16":
+        a = a.reshape(rows // 16, 16, -1).amax(dim=1).repeat_interleave(16, dim=0)
+    base = div6(a) * s
+    big = torch.tensor(448.0, dtype=F32)
+    f4 = torch.fmin(base * torch.tensor(1.5, dtype=F32), big).to(torch.float8_e4m3fn).float()
+    f6 = torch.fmin(base, big).to(torch.float8_e4m3fn).float()
+    ps, ys = [], []
+    for f in (f4, f6):
+        y = f * s_dec
+        inv = torch.fmin(torch.tensor(1.0, dtype=F32) / y, torch.tensor(3.4028234663852886e38))
+        m = ax * inv.unsqueeze(2)
+        diff = round_e2m1(m) - m
+        e = torch.zeros_like(a)
+        for i in range(16):
+            e = e + (diff[:, :, i].abs() if err_mode == "mae" else diff[:, :, i] * diff[:, :, i])
+        yb = y if err_mode == "mae" else y * y
+        yb = torch.where(y > 0, yb, torch.tensor(float("nan")))
+        p = e * yb
+        if block == "16x16":
+            t = p.reshape(rows // 16, 16, -1)
+            for off in (8, 4, 2, 1):
+                t = t + t[:, torch.arange(16) ^ off, :]  # lane i adds lane i ^ off
+            p = t.reshape(rows, -1)
+        ps.append(p)
+        ys.append(yb)
+    absolute = CHOICE_ABSOLUTE[err_mode] * (16 if block == "16x16" else 1)
+    ok = (g >= d * 2.0**-126) & (g <= 3.4028234663852886e38)
+    margin = torch.tensor(absolute if bool(ok) else float("nan"), dtype=F32)
+    (p4, p6), (y4, y6) = ps, ys
+    m = (p4 + p6) * torch.tensor(CHOICE_RELATIVE, dtype=F32) + (y4 + y6) * margin
+    delta = p6 - p4
+    pick4 = delta > m
+    decided = pick4 | (delta < -m) | (f4 == f6)
+    return pick4, decided

@@ -109,12 +109,70 @@ def test_div_d_one_binade_and_edges(d):
     _check_div_d((ends[:, None] + offsets).reshape(-1).view(F32), d)
 
 
+def _check_div6(a: torch.Tensor) -> None:
+    """``div6`` equals ``div.rn(a, 6)`` for ``a = 0`` and every finite ``a >= 6 * 2^-124``."""
+    a = a[((a >= fm.DIV6_LOW) | (a == 0)) & torch.isfinite(a)]
+    want = a / torch.tensor(6.0, dtype=F32)
+    bad = fm.div6(a).view(torch.int32) != want.view(torch.int32)
+    assert not bad.any(), f"{int(bad.sum())} mismatches, first a={float(a[bad][0])!r}"
+
+
+def test_div6_one_binade_and_edges():
+    binade = torch.arange(0x3F800000, 0x40000000, dtype=torch.int32).view(F32)
+    _check_div6(binade)
+    ends = torch.tensor([fm.DIV6_LOW, 3.4028235e38], dtype=F32).view(torch.int32)
+    offsets = torch.arange(-4096, 4097, dtype=torch.int32)
+    _check_div6(torch.cat([(ends[:, None] + offsets).reshape(-1).view(F32), torch.zeros(1)]))
+
+
 def test_fast_values_cover_the_practical_range():
     """Every nonzero scale byte takes the fast path for 1e-20 <= gamax <= 1e20."""
     f = _all_scales()[1:, None]
     g = torch.logspace(-20, 20, 2001)[None, :].to(F32)
     for d in (1536.0, 2688.0):
         assert fm.fast_value_ok(f, g, d).all()
+
+
+def _near_tie_groups(gen: torch.Generator, n: int) -> torch.Tensor:
+    """Random groups, each copied with one element stepped by -2048..2047 ulps.
+
+    The step moves ``err4 - err6`` through zero in tiny increments, so some
+    copies land just outside the decision margin, where a wrong bound would
+    show.
+    """
+    base = torch.randn(n, 16, generator=gen)
+    steps = torch.arange(-2048, 2048, dtype=torch.int32)
+    groups = base.repeat_interleave(steps.numel(), dim=0)
+    j = torch.randint(0, 16, (n,), generator=gen).repeat_interleave(steps.numel())
+    row = torch.arange(groups.shape[0])
+    picked = groups[row, j].view(torch.int32) + steps.repeat(n)
+    groups[row, j] = picked.view(F32)
+    return groups
+
+
+@pytest.mark.parametrize("err_mode", ["mae", "mse"])
+@pytest.mark.parametrize("block", ["1x16", "16x16"])
+def test_bounded_choice_is_spec_choice_where_decided(err_mode, block):
+    """Every choice the bound decides is SPEC's; random groups are nearly all decided."""
+    gen = torch.Generator().manual_seed(7)
+    near = _near_tie_groups(gen, 64).reshape(-1, 256)  # 16x16: 16 rows of 16 per tile
+    near = near.reshape(-1, 16, 16).transpose(0, 1).reshape(16, -1) if block == "16x16" else near
+    for x, gamax, d in (
+        (near, 4.0, 1536.0),
+        (torch.randn(512, 1024, generator=gen), 5.0, 2688.0),
+        (torch.randn(256, 512, generator=gen) * torch.exp(torch.randn(256, 512) * 3), 1e4, 1536.0),
+        (torch.randn(128, 256, generator=gen).bfloat16().float() * 1e-30, 1e-29, 1536.0),
+    ):
+        x = x.float()
+        g = torch.tensor([gamax], dtype=F32)
+        want = fos_reference.quantize_with_choice(
+            x, g, block=block, err_mode=err_mode, e4m3_scale_bound=int(d / 6)
+        )[2]
+        pick4, decided = fm.bounded_choice(x, gamax, d, err_mode, block)
+        wrong = decided & (pick4 != want)
+        assert not wrong.any(), f"{int(wrong.sum())} decided choices differ from SPEC's"
+    random = torch.randn(256, 4096, generator=gen)
+    assert fm.bounded_choice(random, 4.5, 1536.0, err_mode, block)[1].float().mean() > 0.99
 
 
 def _sweep_all(chunk: int = 1 << 24) -> None:
@@ -124,7 +182,10 @@ def _sweep_all(chunk: int = 1 << 24) -> None:
         _check_rounding(a)
         for d in fm.DIVISORS:
             _check_div_d(a, d)
-    print("all non-negative float32 up to +Inf: rounding and p / D match fos_reference, div.rn")
+        _check_div6(a)
+    print(
+        "all non-negative float32 up to +Inf: rounding, p / D and a / 6 match fos_reference, div.rn"
+    )
 
 
 if __name__ == "__main__" and "--all" in sys.argv:

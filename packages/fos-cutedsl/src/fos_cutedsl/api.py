@@ -21,7 +21,9 @@ else:
 _DTYPE_NAMES = {torch.bfloat16: "bfloat16", torch.float16: "float16", torch.float32: "float32"}
 _MIN_CAPABILITY = (9, 0)
 _MAX_BLOCKS = 2**31 - 1
-_GROUPS_PER_BLOCK = 256 * 8  # threads per CTA x groups per thread (kernel.QuantizeConfig)
+_GROUPS_PER_BLOCK = (
+    256 * 4
+)  # threads per CTA x the fewest groups per thread (kernel.DEFAULT_TUNING)
 _MAX_GROUPS_PER_ROW = 2**30  # the kernel divides column offsets with a 32-bit fast divisor
 
 #: The process-wide compile cache (one binary per ``VariantKey``).

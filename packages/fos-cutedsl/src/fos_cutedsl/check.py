@@ -60,9 +60,11 @@ _EXACT_SUM_FMA = re.compile(
     r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*[%\w]+,\s*pj;\s*// fos: exact-sum fma"
 )
 # grid_constants' division by D = d * 2^k: rho = fma(w, -d, y) (exact) and
-# fma(rho, RN(1/d), w) (pinned._div_d_ptx, checked on every input it takes).
+# fma(rho, RN(1/d), w) (pinned._div_d_ptx, checked on every input it takes);
+# the same pair for a / 6 (pinned.div6: -6 and RN(1/6)).
 _DIV_D_FMA = re.compile(
-    r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f(C0400000|C1A80000|3EAAAAAB|3D430C31),"
+    r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,"
+    r"\s*0f(C0400000|C1A80000|3EAAAAAB|3D430C31|C0C00000|3E2AAAAB),"
     r"\s*[%\w]+;\s*// fos: div-d fma"
 )
 # ctaid.x * (groups per CTA) widened to 64 bits before it is added to the thread index.

@@ -4,12 +4,13 @@ Bitwise contract (SPEC.md). Every float32 operation is one pinned PTX
 instruction from ``pinned`` (``div.rn``, ``mul.rn``, ``add.rn``, ``sub.rn``,
 NaN-dropping ``min``/``max``, no ``.ftz``, no approximations, no compiler
 contracted ``fma``; the only ``fma`` are the magic rounding's, whose products
-are exact powers of two, and ``grid_value``'s, whose sum is representable).
+are exact powers of two, ``grid_value``'s, whose sum is representable, and
+the exact divisions by 6 and by the constant D).
 
 Kernel structure, per thread: ``groups_per_thread`` 1x16 groups one CTA-wide
-stride apart, each through the fast path (the next group's 16-byte loads in
-flight meanwhile); then, only if a group flagged itself, the exact path for
-the flagged groups, one copy of its code in a run-time loop.
+stride apart, each through the fast path (``prefetch`` later groups' 16-byte
+loads in flight meanwhile); then, only if a group flagged itself, the exact
+path for the flagged groups, one copy of its code in a run-time loop.
 
 Fast path, per group in SPEC's order:
 
@@ -19,28 +20,32 @@ Fast path, per group in SPEC's order:
 2. Block amax: NaN-dropping max of ``|x_i|`` from 0 (16-bit inputs: packed
    ``max.xorsign.abs`` on bf16x2/f16x2 words, signs cleared at the end); a
    16x16 tile combines its 16 row amaxes with ``shfl.bfly`` 8, 4, 2, 1.
-3. ``base = (a / 6) * s``; ``c6 = min(base, 448)``, ``c4 = min(base * 1.5, 448)``;
-   both go through one ``cvt.rn.satfinite.e4m3x2.f32`` and decode exactly.
-4. Per candidate ``inv = min(1 / (f s_dec), FLT_MAX)`` and the slope constants
-   ``K``, ``J`` of its values (the two divisions by the constant D as a
-   multiply and an fma correction, exact on the fast path's range): per
-   tensor looked up in a 256-entry table of every scale byte, built once per
-   CTA in shared memory; ``inv`` is NaN where the fast path's preconditions
-   fail, which flags the group.
+3. ``base = (a / 6) * s`` (``a / 6`` as a multiply and an exact fma
+   correction); ``c6 = min(base, 448)``, ``c4 = min(base * 1.5, 448)``; both go
+   through one ``cvt.rn.satfinite.e4m3x2.f32`` and decode exactly.
+4. Per candidate ``y = f s_dec`` and ``inv = min(1 / y, FLT_MAX)``: per tensor
+   looked up in a 256-entry table of every scale byte, built once per CTA in
+   shared memory; ``inv`` is NaN where the fast path's preconditions fail,
+   which flags the group.
 5.-6. Signs drop out (``q_i`` has ``x_i``'s sign when ``inv > 0``, and
    ``|RN(v - a)| = |RN(-v + a)|``), so each candidate works on ``|x_i|``:
    ``m = RN(|x_i| inv)``; E2M1 magnitude ``r = RN(m - C) + C`` with
-   ``C = max(m, 2) 2^22``; value ``fma(r, K, 2^e(r) J)``, which is SPEC's
-   ``RN(RN(RN(r f) g) / D)`` exactly; ``d = RN(V - |x_i|)``; error summed for
-   i = 0..15 in order as ``err + |d|`` (mae) or ``err + d * d`` (mse).
-   Proofs: ``tests/cutedsl/fast_model.py`` and ``test_fast_algebra.py``.
+   ``C = max(m, 2) 2^22``, packed into codes at once (``r * 2^-126``'s bit
+   pattern is the code shifted left by 22, moved into its nibble by ``mad``);
+   an approximate error ``e = sum |RN(r - m)|`` (mse: squares) in units of
+   ``m``, scaled by ``y`` (mse: ``y^2``).
 7. 16x16: the 16 row errors fold with ``shfl.bfly`` 8, 4, 2, 1 and ``add.rn``;
    lane ``i`` adds ``e_i`` and ``e_(i^8)``, then 4, 2, 1, which equals SPEC's
    ``(((e0+e8)+(e4+e12))+...)`` bit for bit because IEEE addition commutes.
 8. Map-to-4 only when ``err4 < err6`` (ordered: ties and NaN pick map-to-6).
-   Codes: the winner's ``r * 2^-126`` bit patterns are the codes shifted
-   left by 22, moved into their nibbles by ``mad``; the signs come straight
-   from the input words' sign bits (``prmt`` sign-replicate).
+   The approximate errors are within a proven bound of SPEC's
+   (``pinned.choose_by_bound``), so where they differ by more than it, their
+   order is SPEC's. Otherwise (about 0.1% of random groups; ties, NaN) the
+   group computes SPEC's errors exactly: ``fma(r, K, 2^e(r) J)`` is SPEC's
+   ``RN(RN(RN(r f) g) / D)`` with per-candidate constants ``K``, ``J``, then
+   ``d = RN(V - |x_i|)`` summed in order, folded as in 7. The signs come
+   straight from the input words' sign bits (``prmt`` sign-replicate).
+   Proofs: ``tests/cutedsl/fast_model.py`` and ``test_fast_algebra.py``.
 
 A group takes the exact path when a candidate's preconditions fail (table
 ``inv`` NaN: extreme scales; ``RN(a inv) >= 7``: the rounding does not
@@ -51,10 +56,12 @@ and ``val = ((dq * f) * gamax) / D`` with ``div.rn``. The warp votes in
 16x16 mode so both tiles of a warp reach the shuffles together.
 
 Tiling. 256 threads per CTA. 1x16: group ``t`` is elements ``[16t, 16t+16)``,
-code bytes ``[8t, 8t+8)`` (one 8-byte store) and scale byte ``t``. 16x16: a
-half-warp owns one tile, lane ``r`` its row ``r``. Threads past the end re-read
-the last group and skip their stores, so every lane reaches the shuffles. All
-addresses are computed in 64-bit integers (tensors over 2^31 elements are fine).
+code bytes ``[8t, 8t+8)`` (one 8-byte store) and scale byte ``t``; a full CTA
+addresses its groups as constant offsets from the thread's first, and only a
+ragged last CTA runs a second, clamped copy of the loop. 16x16: a half-warp
+owns one tile, lane ``r`` its row ``r``. Threads past the end re-read the last
+group and skip their stores, so every lane reaches the shuffles. All addresses
+are computed in 64-bit integers (tensors over 2^31 elements are fine).
 """
 
 from __future__ import annotations
@@ -79,11 +86,17 @@ TABLE = 256  # per-tensor constants for every scale byte (negative ones need a n
 _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
 
 
+# (block, row_scaled) -> (groups_per_thread, prefetch), the fastest measured on the
+# H200 (bench/variants.py; bench/NOTES.md, v6): fewer groups per thread keep the
+# unrolled code small enough for the instruction cache.
+DEFAULT_TUNING = {("1x16", False): (4, 2), ("1x16", True): (4, 1), ("16x16", False): (8, 1)}
+
+
 @dataclass(frozen=True)
 class QuantizeConfig:
     """Compile-time knobs of one kernel variant (one compiled binary each).
 
-    The last three are tuning knobs (``bench/variants.py`` times them); every
+    The last four are tuning knobs (``bench/variants.py`` times them); every
     setting computes the same bits.
     """
 
@@ -93,9 +106,22 @@ class QuantizeConfig:
     bound: int  # 256 | 448
     row_scaled: bool
     threads: int = 256
-    groups_per_thread: int = 8  # amortizes the per-CTA table and the per-thread setup
-    pack: str = "pick"  # "pick": select magnitudes, pack once | "both": pack both, select words
+    groups_per_thread: int = 0  # 0: the mode's default; more amortizes the per-CTA setup
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
+    prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
+
+    def __post_init__(self):
+        groups, prefetch = DEFAULT_TUNING[(self.block, self.row_scaled)]
+        if not self.groups_per_thread:
+            object.__setattr__(self, "groups_per_thread", groups)
+        if not self.prefetch:
+            object.__setattr__(self, "prefetch", prefetch)
+
+    @property
+    def choice_margin(self) -> float:
+        """``choose_by_bound``'s absolute margin: per group, times 16 for a 16x16 tile."""
+        per_group = pin.CHOICE_ABSOLUTE[self.err_mode]
+        return per_group * (GROUP if self.block == "16x16" else 1)
 
     @property
     def element(self) -> type:
@@ -176,90 +202,124 @@ class QuantizeKernel:
         bidx, _, _ = cute.arch.block_idx()
         d = Float32(cfg.d)
         smem = cutlass.memory.SmemAllocator()
+        # Per tensor: (inv, y, K, J) per scale byte; row-scaled: (gamax, s, s_dec, margin) per row.
         table = smem.allocate_tensor(
             Float32, cute.make_layout((cfg.table_rows, 4), stride=(4, 1)), byte_alignment=16
-        )  # per tensor: (inv, K, J, -) per scale byte; row-scaled: (gamax, s, s_dec, -) per row
+        )
         chunk = Int64(bidx) * (cfg.threads * cfg.groups_per_thread)
+        first = chunk + Int64(tidx)
+        flagged = Int32(0)  # bit k: group k needs the exact path
         gamax = mAmax[0]
         s = pin.global_scale(gamax, d)
         s_dec = pin.div_rn(Float32(1.0), s)
-        row_lo = Int64(0)
-        if cutlass.const_expr(cfg.row_scaled):
-            # Row-scaled: step 1 once per row of this CTA's groups.
-            row_lo = chunk // groups_per_row
-            last = cutlass.min(chunk + (cfg.threads * cfg.groups_per_thread - 1), total - 1)
-            n_rows = Int32(last // groups_per_row - row_lo + 1)
-            for i in cutlass.range(Int32(tidx), n_rows, cfg.threads, unroll=1):
-                g = mAmax[row_lo + Int64(i)]
-                s_row = pin.global_scale(g, d)
-                table[i, 0] = g
-                table[i, 1] = s_row
-                table[i, 2] = pin.div_rn(Float32(1.0), s_row)
-            cute.arch.sync_threads()
-        else:
-            # Per tensor: step 1 once, and the per-scale-byte constants of steps
-            # 4-6 (inv, K, J) once per CTA, one byte per thread.
-            if tidx < TABLE:
-                f = pin.e4m3x2_to_f32(Int32(tidx))[1]
-                inv, k, j = _scale_constants(cfg, f, s_dec, gamax)
-                table[tidx, 0] = inv
-                table[tidx, 1] = k
-                table[tidx, 2] = j
-            cute.arch.sync_threads()
-        # Each thread takes groups_per_thread groups, one CTA-wide stride apart
-        # (coalesced); threads past the end redo the last group and store
-        # nothing, so every lane reaches the 16x16 shuffles.
-        first = chunk + Int64(tidx)
-        at = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total)
-        flagged = Int32(0)  # bit k: group k needs the exact path
-        ahead = _load_group(cfg, mX, at.group(0))
-        for k in cutlass.range_constexpr(cfg.groups_per_thread):
-            # ======== fast path of one 1x16 group (a 16x16 tile row)
-            words, (t, row, in_range) = ahead
-            if cutlass.const_expr(k + 1 < cfg.groups_per_thread):
-                # Software pipelining: the next group's loads fly during this one.
-                ahead = _load_group(cfg, mX, at.group(k + 1))
-            x = _unpack(cfg, words)
+        margin = pin.choice_margin(gamax, cfg.d, cfg.choice_margin)
+        # 1x16: full CTAs run a copy without clamps (each group's addresses are
+        # constant offsets from the thread's first); the last CTA, if ragged,
+        # runs a clamped copy. 16x16 has one, clamped, copy.
+        per_block = cfg.threads * cfg.groups_per_thread
+        full = Int32(chunk + per_block <= total)
+        copies = 2 if cfg.block == "1x16" else 1
+        for copy in cutlass.range_constexpr(copies):
+            ragged = copies == 1 or copy == 1
+            run = Int32(1) if copies == 1 else (full if copy == 0 else 1 - full)
+            if run != 0:
+                # Each thread takes groups_per_thread groups, one CTA-wide stride apart
+                # (coalesced); threads past the end redo the last group and store
+                # nothing, so every lane reaches the 16x16 shuffles. Software
+                # pipelining: ``prefetch`` groups' loads are in flight while one is
+                # computed; the first ones fly during step 1 and the table build.
+                at = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total, ragged)
+                depth = min(cfg.prefetch, cfg.groups_per_thread)
+                ahead = [_load_group(cfg, mX, at.group(k)) for k in range(depth)]
+                row_lo = Int64(0)
+                if cutlass.const_expr(cfg.row_scaled):
+                    # Row-scaled: step 1 once per row of this CTA's groups.
+                    row_lo = chunk // groups_per_row
+                    last = cutlass.min(chunk + (cfg.threads * cfg.groups_per_thread - 1), total - 1)
+                    n_rows = Int32(last // groups_per_row - row_lo + 1)
+                    for i in cutlass.range(Int32(tidx), n_rows, cfg.threads, unroll=1):
+                        g = mAmax[row_lo + Int64(i)]
+                        s_row = pin.global_scale(g, d)
+                        table[i, 0] = g
+                        table[i, 1] = s_row
+                        table[i, 2] = pin.div_rn(Float32(1.0), s_row)
+                        table[i, 3] = pin.choice_margin(g, cfg.d, cfg.choice_margin)
+                    cute.arch.sync_threads()
+                else:
+                    # Per tensor: step 1 once, and the per-scale-byte constants of steps
+                    # 4-6 (inv, y, K, J) once per CTA, one byte per thread.
+                    if tidx < TABLE:
+                        f = pin.e4m3x2_to_f32(Int32(tidx))[1]
+                        inv, yb = _candidate_inv(cfg, f, s_dec, gamax)
+                        k, j, _ = pin.grid_constants(f, gamax, cfg.d)
+                        table[tidx, 0] = inv
+                        table[tidx, 1] = yb
+                        table[tidx, 2] = k
+                        table[tidx, 3] = j
+                    cute.arch.sync_threads()
+                for k in cutlass.range_constexpr(cfg.groups_per_thread):
+                    # ======== fast path of one 1x16 group (a 16x16 tile row)
+                    words, (t, row, in_range) = ahead[0]
+                    ahead = ahead[1:]
+                    if cutlass.const_expr(k + depth < cfg.groups_per_thread):
+                        ahead.append(_load_group(cfg, mX, at.group(k + depth)))
+                    x = _unpack(cfg, words)
 
-            # ---- step 1: global scale (row-scaled: this row's)
-            if cutlass.const_expr(cfg.row_scaled):
-                i = Int32(row - row_lo)
-                gamax, s, s_dec = table[i, 0], table[i, 1], table[i, 2]
+                    # ---- step 1: global scale (row-scaled: this row's)
+                    if cutlass.const_expr(cfg.row_scaled):
+                        i = Int32(row - row_lo)
+                        gamax, s, s_dec, margin = table[i, 0], table[i, 1], table[i, 2], table[i, 3]
 
-            # ---- steps 2-3: block amax, candidate scales
-            a = _block_amax_fast(cfg, words, x)
-            pair, f4, f6 = _candidate_scales(a, s)
+                    # ---- steps 2-3: block amax, candidate scales
+                    a = _block_amax_fast(cfg, words, x)
+                    pair, f4, f6 = _candidate_scales(a, s)
 
-            # ---- steps 4-6: per-candidate constants, magic rounding, error
-            if cutlass.const_expr(cfg.row_scaled):
-                k4 = _scale_constants(cfg, f4, s_dec, gamax)
-                k6 = _scale_constants(cfg, f6, s_dec, gamax)
-            else:
-                k4 = _lookup(table, (pair >> 8) & 0xFF)
-                k6 = _lookup(table, pair & 0xFF)
-            ax = [pin.abs_f32(v) for v in x]
-            r4, err4 = _fast_candidate(cfg, ax, *k4)
-            r6, err6 = _fast_candidate(cfg, ax, *k6)
-            err4, err6 = _fold_tile(cfg, err4, err6)
+                    # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
+                    if cutlass.const_expr(cfg.row_scaled):
+                        inv4, y4 = _candidate_inv(cfg, f4, s_dec, gamax)
+                        inv6, y6 = _candidate_inv(cfg, f6, s_dec, gamax)
+                    else:
+                        inv4, y4 = table[(pair >> 8) & 0xFF, 0], table[(pair >> 8) & 0xFF, 1]
+                        inv6, y6 = table[pair & 0xFF, 0], table[pair & 0xFF, 1]
+                    ax = [pin.abs_f32(v) for v in x]
+                    codes4, e4 = _fast_candidate(cfg, ax, inv4)
+                    codes6, e6 = _fast_candidate(cfg, ax, inv6)
+                    err4, err6 = _fold_tile(cfg, pin.mul_rn(e4, y4), pin.mul_rn(e6, y6))
 
-            # ---- step 8: select, codes with the input's signs, store
-            pick4 = pin.less_mask(err4, err6)  # all ones: map-to-4
-            if cutlass.const_expr(cfg.pack == "pick"):
-                r = [pin.pick_f32(pick4, r4[i], r6[i]) for i in range(GROUP)]
-                codes = [pin.grid_codes8(r[0:8]), pin.grid_codes8(r[8:16])]
-            else:
-                codes = [pin.select_bits(pick4, r4[w], r6[w]) for w in range(2)]
-            signs = _sign_nibbles(cfg, words)
-            word0 = pin.with_signs(codes[0], signs[0])
-            word1 = pin.with_signs(codes[1], signs[1])
-            scale = pin.select_bits(pick4, pair >> 8, pair)
-            if in_range:
-                _store(mCodes, mScales, t, word0, word1, scale)
-            # The exact path redoes the group where a shortcut's precondition
-            # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
-            # the rounding does not saturate) or an error is NaN (a NaN element).
-            slow = pin.fast_path_fails(a, k4[0], k6[0], err4, err6)
-            flagged = flagged | (slow << k)
+                    # ---- step 8: the choice, from the approximate errors where a bound decides
+                    pick4, decided = pin.choose_by_bound(err4, err6, y4, y6, margin)
+                    same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
+                    signs = _sign_nibbles(cfg, words)  # the last use of the group's words
+                    undecided = Int32(decided == 0) & Int32(same != 0)
+                    if cutlass.const_expr(cfg.block == "16x16"):
+                        # The exact fold's shuffles need the whole warp.
+                        undecided = Int32(cute.arch.vote_any_sync(undecided != 0))
+                    if undecided != 0:
+                        # Rare (about 0.1% of random groups): SPEC's errors, exactly.
+                        if cutlass.const_expr(cfg.row_scaled):
+                            k4, j4, _ = pin.grid_constants(f4, gamax, cfg.d)
+                            k6, j6, _ = pin.grid_constants(f6, gamax, cfg.d)
+                        else:
+                            k4, j4 = table[(pair >> 8) & 0xFF, 2], table[(pair >> 8) & 0xFF, 3]
+                            k6, j6 = table[pair & 0xFF, 2], table[pair & 0xFF, 3]
+                        ax = [pin.abs_f32(v) for v in _unpack(cfg, _reload_group(cfg, mX, t))]
+                        err4 = _exact_errors(cfg, ax, inv4, k4, j4)
+                        err6 = _exact_errors(cfg, ax, inv6, k6, j6)
+                        err4, err6 = _fold_tile(cfg, err4, err6)
+                        pick4 = pin.less_mask(err4, err6)
+
+                    # ---- step 8: select, codes with the input's signs, store
+                    codes = [pin.select_bits(pick4, codes4[w], codes6[w]) for w in range(2)]
+                    word0 = pin.with_signs(codes[0], signs[0])
+                    word1 = pin.with_signs(codes[1], signs[1])
+                    scale = pin.select_bits(pick4, pair >> 8, pair)
+                    if in_range:
+                        _store(mCodes, mScales, t, word0, word1, scale)
+                    # The exact path redoes the group where a shortcut's precondition
+                    # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
+                    # the rounding does not saturate) or an error is NaN (a NaN element).
+                    slow = pin.fast_path_fails(a, inv4, inv6, err4, err6)
+                    flagged = flagged | (slow << k)
 
         # ======== exact path, rare: one copy of its code, run-time loop over the flags
         if cutlass.const_expr(cfg.block == "16x16"):
@@ -274,7 +334,7 @@ class QuantizeKernel:
                         cute.arch.vote_any_sync(flag != 0)
                     )  # the shuffles need the whole warp
                 if flag != 0:
-                    redo = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total)
+                    redo = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total, True)
                     t, in_range, word0, word1, scale = _exact_group(
                         cfg, mX, mAmax, redo.group(k), s_dec, gamax, d
                     )
@@ -294,11 +354,12 @@ class _Position:
     the last tile row's tile (16x16): valid memory, no store.
     """
 
-    def __init__(self, cfg, first, rows, groups_per_row, total):
+    def __init__(self, cfg, first, rows, groups_per_row, total, ragged):
         self.cfg = cfg
         self.first = first
         self.groups_per_row = groups_per_row
         self.total = total
+        self.ragged = ragged
         if cutlass.const_expr(cfg.block == "16x16"):
             self.divisor = cute.fast_divmod_create_divisor_v2(Int32(groups_per_row))
             self.lane_row = first & (GROUP - 1)
@@ -315,17 +376,22 @@ class _Position:
     def group(self, k):
         cfg = self.cfg
         v = self.first + k * cfg.threads
-        in_range = v < self.total
         if cutlass.const_expr(cfg.block == "16x16"):
             q, col = divmod(self.col0 + k * (cfg.threads // GROUP), self.divisor)
             tile_row = cutlass.min(self.row0 + Int64(q), self.last_row)
             row = tile_row * GROUP + self.lane_row
-            return (row * self.groups_per_row + Int64(col), row, in_range)
-        t = cutlass.min(v, self.total - 1)
+            return (row * self.groups_per_row + Int64(col), row, v < self.total)
+        if cutlass.const_expr(self.ragged):
+            t, in_range = cutlass.min(v, self.total - 1), v < self.total
+        else:
+            t, in_range = v, True  # a full CTA: every group exists
+        row = None
         if cutlass.const_expr(cfg.row_scaled):
             q = (self.col0 + k * cfg.threads) // self.divisor
-            return (t, cutlass.min(self.row0 + Int64(q), self.last_row), in_range)
-        return (t, None, in_range)
+            row = self.row0 + Int64(q)
+            if cutlass.const_expr(self.ragged):
+                row = cutlass.min(row, self.last_row)
+        return (t, row, in_range)
 
 
 def _load_group(cfg, mX, position):
@@ -337,6 +403,12 @@ def _load_group(cfg, mX, position):
     rX = cute.make_rmem_tensor((cfg.words,), Uint32)
     cute.autovec_copy(gX, rX)
     return rX, position
+
+
+def _reload_group(cfg, mX, t):
+    """Group ``t``'s raw words, read again from global memory (``pinned.reload_v4``)."""
+    x_addr = mX.iterator.toint() + t * (cfg.words * 4)
+    return [w for q in range(cfg.words // 4) for w in pin.reload_v4(x_addr + q * 16)]
 
 
 def _unpack(cfg, words):
@@ -386,9 +458,13 @@ def _tile_amax(cfg, a):
     return a
 
 
-def _candidate_scales(a, s):
-    """Step 3: the E4M3 pair (c4 byte high, c6 byte low) and both exact values."""
-    base = pin.mul_rn(pin.div_rn(a, Float32(6.0)), s)
+def _candidate_scales(a, s, fast=True):
+    """Step 3: the E4M3 pair (c4 byte high, c6 byte low) and both exact values.
+
+    ``fast``: ``a / 6`` by ``div6`` (its small-``a`` range flags the group).
+    """
+    a6 = pin.div6(a) if fast else pin.div_rn(a, Float32(6.0))
+    base = pin.mul_rn(a6, s)
     c6 = pin.fmin(base, Float32(448.0))
     c4 = pin.fmin(pin.mul_rn(base, Float32(1.5)), Float32(448.0))
     pair = pin.cvt_e4m3x2(c4, c6)
@@ -396,39 +472,53 @@ def _candidate_scales(a, s):
     return pair, f4, f6
 
 
-def _scale_constants(cfg, f, s_dec, gamax):
-    """Per-candidate ``inv`` (step 4) and slope constants ``K``, ``J``.
+def _candidate_inv(cfg, f, s_dec, gamax):
+    """Per-candidate ``inv`` (step 4) and ``choose_by_bound``'s scale of its errors.
 
     ``inv`` is NaN where the fast path does not apply (``grid_constants``'
     range, or ``inv <= 0`` from a negative global amax), so every such group
     gets a NaN error and takes the exact path.
     """
-    inv = pin.fmin(pin.div_rn(Float32(1.0), pin.mul_rn(f, s_dec)), Float32(FLT_MAX))
-    k, j, ok = pin.grid_constants(f, gamax, cfg.d)
+    y = pin.mul_rn(f, s_dec)
+    inv = pin.fmin(pin.div_rn(Float32(1.0), y), Float32(FLT_MAX))
+    ok = pin.grid_ok(f, gamax, cfg.d)
     positive = pin.less_mask(Float32(0.0), inv) & 1  # q_i has x_i's sign
     inv = pin.pick_f32(ok & positive, inv, Float32(NAN))
-    return inv, k, j
+    return inv, pin.bound_scale(y, cfg.err_mode == "mse")
 
 
-def _lookup(table, byte):
-    """The per-tensor constants of scale byte ``byte`` from the CTA's table."""
-    return table[byte, 0], table[byte, 1], table[byte, 2]
+def _fast_candidate(cfg, ax, inv):
+    """Steps 4-6 for one candidate, fast: its packed codes (two words) and approximate error.
 
-
-def _fast_candidate(cfg, ax, inv, k, j):
-    """Steps 4-6 for one candidate, fast: on-grid magnitudes (or packed codes) and error."""
+    The error sums ``|RN(r_i - m_i)|`` (mae) or its square (mse) in order, in
+    units of ``m``; ``choose_by_bound`` turns it into SPEC's choice or asks for
+    ``_exact_errors``. Packing both candidates' codes here keeps no magnitudes
+    alive (registers are what limits the CTAs per SM).
+    """
     r = []
     err = Float32(0.0)
     for i in range(GROUP):
-        r.append(pin.e2m1_round_magic(pin.mul_rn(ax[i], inv)))
-        diff = pin.sub_rn(pin.grid_value(r[i], k, j), ax[i])
+        m = pin.mul_rn(ax[i], inv)
+        r.append(pin.e2m1_round_magic(m))
+        diff = pin.sub_rn(r[i], m)
         if cutlass.const_expr(cfg.err_mode == "mae"):
             err = pin.add_rn(err, pin.abs_f32(diff))
         else:
             err = pin.add_rn(err, pin.mul_rn(diff, diff))
-    if cutlass.const_expr(cfg.pack == "both"):
-        r = [pin.grid_codes8(r[0:8]), pin.grid_codes8(r[8:16])]
-    return r, err
+    return [pin.grid_codes8(r[0:8]), pin.grid_codes8(r[8:16])], err
+
+
+def _exact_errors(cfg, ax, inv, k, j):
+    """SPEC step 6's error of one candidate, exactly: magnitudes again, then ``grid_value``."""
+    err = Float32(0.0)
+    for i in range(GROUP):
+        r = pin.e2m1_round_magic(pin.mul_rn(ax[i], inv))
+        diff = pin.sub_rn(pin.grid_value(r, k, j), ax[i])
+        if cutlass.const_expr(cfg.err_mode == "mae"):
+            err = pin.add_rn(err, pin.abs_f32(diff))
+        else:
+            err = pin.add_rn(err, pin.mul_rn(diff, diff))
+    return err
 
 
 def _fold_tile(cfg, err4, err6):
@@ -472,7 +562,7 @@ def _exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):
         s_dec = pin.div_rn(Float32(1.0), s)
     else:
         s = pin.global_scale(gamax, d)
-    pair, f4, f6 = _candidate_scales(_block_amax(cfg, x), s)
+    pair, f4, f6 = _candidate_scales(_block_amax(cfg, x), s, fast=False)
     return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
 
 

@@ -13,7 +13,9 @@ and deduplicate them; it cannot change their rounding.
 
 from __future__ import annotations
 
-from cutlass import Float32, Int32
+import struct
+
+from cutlass import Float32, Int32, Int64
 from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
@@ -45,6 +47,11 @@ def _f(v, loc, ip):
 
 def _i(v, loc, ip):
     return Int32(v).ir_value(loc=loc, ip=ip)
+
+
+def _f32_bits(v: float) -> str:
+    """PTX hex digits of the float32 ``v`` (for ``0f...`` literals)."""
+    return struct.pack(">f", v).hex().upper()
 
 
 def _binary_f32(op: str, a, b, loc, ip) -> Float32:
@@ -317,6 +324,19 @@ def _div_d_ptx(dst: str, src: str, d: float, tmp: str) -> str:
     )
 
 
+def _grid_ok_ptx(d: float) -> str:
+    """PTX setting predicate ``lo`` from ``p = RN(f g)``, ``q = RN(RN(1.5 f) g)`` ($3 f, $4 g).
+
+    True when ``p >= D 2^-124`` and ``q <= 2^124``, or ``f == 0`` with a finite gamax.
+    """
+    low = _DIVISORS[d][3]
+    return (
+        f" setp.ge.f32 lo, p, {low}; setp.le.f32 hi, q, 0f7D800000; and.pred lo, lo, hi;"
+        " abs.f32 ag, $4; setp.lt.f32 fin, ag, 0f7F800000; setp.eq.f32 z, $3, 0f00000000;"
+        " and.pred z, z, fin; or.pred lo, lo, z;"
+    )
+
+
 @dsl_user_op
 def grid_constants(f, gamax, d: float, *, loc=None, ip=None) -> tuple[Float32, Float32, Int32]:
     """Per-candidate slope constants ``K``, ``J`` of ``grid_value`` and a fast-ok flag.
@@ -330,7 +350,6 @@ def grid_constants(f, gamax, d: float, *, loc=None, ip=None) -> tuple[Float32, F
     ``W1 - K`` are exact (Sterbenz) and so is ``2 (W15 - W1)``. ``d`` is D as
     a Python float (1536 or 2688).
     """
-    low = _DIVISORS[d][3]
     text = (
         "{ .reg .f32 p, q, w1, w15, k, ag, ay, aw, ar, by, bw, br; .reg .pred lo, hi, z, fin;"
         " mul.rn.f32 p, $3, $4;"
@@ -338,10 +357,7 @@ def grid_constants(f, gamax, d: float, *, loc=None, ip=None) -> tuple[Float32, F
         + " mul.rn.f32 q, $3, 0f3FC00000; mul.rn.f32 q, q, $4;"
         + _div_d_ptx("w15", "q", d, "b")
         + " sub.rn.f32 k, w15, w1; mul.rn.f32 k, k, 0f40000000; sub.rn.f32 $1, w1, k;"
-        " mov.f32 $0, k;"
-        f" setp.ge.f32 lo, p, {low}; setp.le.f32 hi, q, 0f7D800000; and.pred lo, lo, hi;"
-        " abs.f32 ag, $4; setp.lt.f32 fin, ag, 0f7F800000; setp.eq.f32 z, $3, 0f00000000;"
-        " and.pred z, z, fin; or.pred lo, lo, z; selp.u32 $2, 1, 0, lo; }"
+        " mov.f32 $0, k;" + _grid_ok_ptx(d) + " selp.u32 $2, 1, 0, lo; }"
     )
     res = _asm(
         llvm.StructType.get_literal([T.f32(), T.f32(), T.i32()]),
@@ -356,21 +372,125 @@ def grid_constants(f, gamax, d: float, *, loc=None, ip=None) -> tuple[Float32, F
 
 
 @dsl_user_op
+def grid_ok(f, gamax, d: float, *, loc=None, ip=None) -> Int32:
+    """``grid_constants``' fast-ok flag alone (1 or 0), without computing ``K`` and ``J``."""
+    text = (
+        "{ .reg .f32 p, q, ag; .reg .pred lo, hi, z, fin; .reg .b32 u;"
+        " mul.rn.f32 p, $1, $2; mul.rn.f32 q, $1, 0f3FC00000; mul.rn.f32 q, q, $2;"
+        + _grid_ok_ptx(d).replace("$3", "$1").replace("$4", "$2")
+        + " selp.u32 $0, 1, 0, lo; }"
+    )
+    return Int32(_asm(T.i32(), [_f(f, loc, ip), _f(gamax, loc, ip)], text, "=r,f,f"))
+
+
+# The bounded choice (``choose_by_bound``): relative and absolute margins.
+CHOICE_RELATIVE = 2.0**-16
+CHOICE_ABSOLUTE = {"mae": 2.0**-13, "mse": 2.0**-12}  # per 1x16 group, in m-units
+
+
+@dsl_user_op
+def choice_margin(gamax, d: float, absolute: float, *, loc=None, ip=None) -> Float32:
+    """``absolute`` where ``choose_by_bound``'s error model holds for this gamax, else NaN.
+
+    The model needs ``s = RN(D / g)`` and ``s_dec = RN(1 / s)`` normal and
+    uncapped: ``D 2^-126 <= g <= FLT_MAX`` (a NaN, zero or negative gamax fails).
+    """
+    lo = f"0f{_f32_bits(d * 2.0**-126)}"
+    text = (
+        "{ .reg .pred a, b;"
+        f" setp.ge.f32 a, $1, {lo}; setp.le.f32 b, $1, 0f7F7FFFFF; and.pred a, a, b;"
+        f" selp.f32 $0, 0f{_f32_bits(absolute)}, 0f7FFFFFFF, a; }}"
+    )
+    return Float32(_asm(T.f32(), [_f(gamax, loc, ip)], text, "=f,f"))
+
+
+@dsl_user_op
+def bound_scale(y, square: bool, *, loc=None, ip=None) -> Float32:
+    """``y`` (mae) or ``RN(y y)`` (mse) for ``choose_by_bound``; NaN unless ``y > 0``.
+
+    ``y = RN(f s_dec)``; a zero scale (``f = 0``, capped ``inv``) is outside the
+    error model, so its NaN makes the choice undecided.
+    """
+    sq = " mul.rn.f32 v, v, v;" if square else ""
+    text = (
+        "{ .reg .f32 v; .reg .pred p; mov.f32 v, $1;" + sq + " setp.gt.f32 p, $1, 0f00000000;"
+        " selp.f32 $0, v, 0f7FFFFFFF, p; }"
+    )
+    return Float32(_asm(T.f32(), [_f(y, loc, ip)], text, "=f,f"))
+
+
+@dsl_user_op
+def choose_by_bound(p4, p6, y4, y6, margin, *, loc=None, ip=None) -> tuple[Int32, Int32]:
+    """SPEC step 8's choice from approximate errors where a bound decides it: (pick4 mask, decided).
+
+    ``p_k = RN(e_k y_k)`` with ``e_k`` the float32 sum of ``|RN(r_i - m_i)|``
+    (mae; ``RN(d d)`` for mse) in the candidate's own units ``m = RN(|x| inv)``.
+    Since ``inv y = 1`` and ``f g inv / D = 1`` within a few ulps (``s``,
+    ``s_dec``, ``y``, ``inv`` normal: ``choice_margin``, ``bound_scale`` and the
+    fast-ok flag), ``inv |V_i - |x_i|| = |r_i - m_i| + eps_i`` with
+    ``|eps_i| <= 7u r_i + u m_i <= 50u`` (``u = 2^-24``; ``r <= 6``, ``m < 7``),
+    so SPEC's error is ``p_k (1 +- 44u) +- 1.02 * 16 * 50u * y_k`` (mse:
+    ``16 * 2 * 50u`` since ``|r - m| <= 1``; a 16x16 tile 16 times that). The
+    choice is decided when ``|p6 - p4| > 2^-16 (p4 + p6) + margin (y4 + y6)``,
+    with ``margin`` about 2.5 times the absolute bound, and is then SPEC's:
+    ``pick4`` exactly when ``p6 - p4`` exceeds it. NaN or Inf anywhere leaves it
+    undecided. ``tests/cutedsl/test_fast_algebra.py`` checks the decided
+    choices against SPEC's on near-tie groups.
+    """
+    text = (
+        "{ .reg .f32 s, dl, yy, m, nm; .reg .pred a, b;"
+        " add.rn.f32 s, $2, $3; sub.rn.f32 dl, $3, $2; add.rn.f32 yy, $4, $5;"
+        f" mul.rn.f32 s, s, 0f{_f32_bits(CHOICE_RELATIVE)}; mul.rn.f32 yy, yy, $6;"
+        " add.rn.f32 m, s, yy; neg.f32 nm, m;"
+        " setp.gt.f32 a, dl, m; setp.lt.f32 b, dl, nm;"
+        " selp.s32 $0, -1, 0, a; or.pred a, a, b; selp.u32 $1, 1, 0, a; }"
+    )
+    ops = [_f(v, loc, ip) for v in (p4, p6, y4, y6, margin)]
+    res = _asm(llvm.StructType.get_literal([T.i32(), T.i32()]), ops, text, "=r,=r,f,f,f,f,f")
+    pick4 = Int32(llvm.extractvalue(T.i32(), res, [0], loc=loc, ip=ip))
+    decided = Int32(llvm.extractvalue(T.i32(), res, [1], loc=loc, ip=ip))
+    return pick4, decided
+
+
+DIV6_LOW = 6.0 * 2.0**-124  # div6 matches div.rn for a = 0 and every a >= this
+
+
+@dsl_user_op
+def div6(a, *, loc=None, ip=None) -> Float32:
+    """``RN(a / 6)`` for ``a = 0`` or ``a >= 6 * 2^-124``, without ``div.rn``.
+
+    ``w = RN(a c)``, ``rho = fma(w, -6, a)`` (exact), ``fma(rho, c, w)`` with
+    ``c = RN(1/6)``: twice ``_div_d_ptx``'s division by 3 of ``y = a / 2``
+    (``RN(1/6)`` is ``RN(1/3) / 2``), which matches ``div.rn`` for every
+    ``y >= 3 * 2^-124`` (``fast_model.div6``). Smaller nonzero ``a`` fail
+    ``fast_path_fails``.
+    """
+    text = (
+        "{ .reg .f32 w, r; mul.rn.f32 w, $1, 0f3E2AAAAB;"
+        f" fma.rn.f32 r, w, 0fC0C00000, $1; {DIV_D_FMA_TAG}\n"
+        f" fma.rn.f32 $0, r, 0f3E2AAAAB, w; {DIV_D_FMA_TAG}\n }}"
+    )
+    return Float32(_asm(T.f32(), [_f(a, loc, ip)], text, "=f,f"))
+
+
+@dsl_user_op
 def fast_path_fails(a, inv4, inv6, err4, err6, *, loc=None, ip=None) -> Int32:
-    """1 unless both ``RN(a * inv) < 7`` and both errors are finite, else 0 (no arithmetic result).
+    """1 unless ``RN(a * inv) < 7`` for both, both errors finite and ``div6(a)`` exact, else 0.
 
     The magic rounding does not saturate: below 7 every ``m_i <= RN(a * inv)``
     rounds to at most 6 (RN is monotonic). ``max.f32`` drops a NaN ``inv``, but
     a NaN ``inv`` (or element) makes that error NaN, and ``0 * (err4 + err6)``
     is NaN exactly when an error is NaN or Inf; the ordered ``setp.lt`` then
     fails. An infinite error needs an infinite element or value, so the group
-    takes the exact path then too.
+    takes the exact path then too. ``0 < a < 6 * 2^-124`` fails (``div6``).
     """
     text = (
-        "{ .reg .f32 m4, m6, e; .reg .pred p;"
+        "{ .reg .f32 m4, m6, e; .reg .pred p, lo, nz;"
         " mul.rn.f32 m4, $1, $2; mul.rn.f32 m6, $1, $3; max.f32 m4, m4, m6;"
         " add.rn.f32 e, $4, $5; mul.rn.f32 e, e, 0f00000000; add.rn.f32 m4, m4, e;"
-        " setp.lt.f32 p, m4, 0f40E00000; selp.u32 $0, 0, 1, p; }"
+        f" setp.lt.f32 p, m4, 0f40E00000; setp.lt.f32 lo, $1, 0f{_f32_bits(DIV6_LOW)};"
+        " setp.ne.f32 nz, $1, 0f00000000; and.pred lo, lo, nz; not.pred lo, lo; and.pred p, p, lo;"
+        " selp.u32 $0, 0, 1, p; }"
     )
     ops = [_f(v, loc, ip) for v in (a, inv4, inv6, err4, err6)]
     return Int32(_asm(T.i32(), ops, text, "=r,f,f,f,f,f"))
@@ -466,6 +586,27 @@ def unpack_f16x2(w, *, loc=None, ip=None) -> tuple[Float32, Float32]:
     """Exact float32 values of the two float16 in ``w`` (low half first): ``cvt.f32.f16``."""
     text = "{ .reg .b16 l, h; mov.b32 {l, h}, $2; cvt.f32.f16 $0, l; cvt.f32.f16 $1, h; }"
     return _f32_pair(text, w, loc, ip)
+
+
+@dsl_user_op
+def reload_v4(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
+    """Four 32-bit words at the 16-byte aligned global address ``addr``, loaded again.
+
+    ``ld.global.v4`` marked as having side effects, so the compiler neither
+    merges it with the group's first load nor keeps that load's registers
+    alive for it: the rare exact-error branch rereads its group (an L1/L2 hit).
+    """
+    quad = llvm.StructType.get_literal([T.i32()] * 4)
+    res = llvm.inline_asm(
+        quad,
+        [Int64(addr).ir_value(loc=loc, ip=ip)],
+        "ld.global.v4.u32 {$0, $1, $2, $3}, [$4];",
+        "=r,=r,=r,=r,l",
+        has_side_effects=True,
+        is_align_stack=False,
+        asm_dialect=llvm.AsmDialect.AD_ATT,
+    )
+    return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
 
 
 @dsl_user_op

@@ -95,3 +95,16 @@ def test_real_variant_compiles_clean(arch, tmp_path):
     # 2 per element per candidate, in the fast path and again in the undecided branch.
     assert counts["magic fma"] == 128 * groups
     assert counts["exact-sum fma"] == 32 * groups  # 1 per element per candidate, undecided
+
+
+def test_tuning_defaults_per_mode():
+    """Zero tuning knobs take the mode's measured default; explicit knobs win."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.kernel import DEFAULT_TUNING, QuantizeConfig
+
+    for (block, row_scaled), (groups, prefetch) in DEFAULT_TUNING.items():
+        cfg = QuantizeConfig("bfloat16", block, "mae", 256, row_scaled)
+        assert (cfg.groups_per_thread, cfg.prefetch) == (groups, prefetch)
+    cfg = QuantizeConfig("float32", "1x16", "mse", 448, False, groups_per_thread=2, prefetch=3)
+    assert (cfg.groups_per_thread, cfg.prefetch) == (2, 3)
+    assert {(v.block, v.row_scaled) for v in variants("sm_90a")} == set(DEFAULT_TUNING)

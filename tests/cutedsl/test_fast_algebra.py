@@ -133,21 +133,44 @@ def test_fast_values_cover_the_practical_range():
         assert fm.fast_value_ok(f, g, d).all()
 
 
-def _near_tie_groups(gen: torch.Generator, n: int) -> torch.Tensor:
-    """Random groups, each copied with one element stepped by -2048..2047 ulps.
+def _spec_pick4(groups: torch.Tensor, gamax: float, d: float, err_mode: str) -> torch.Tensor:
+    g = torch.tensor([gamax], dtype=F32)
+    return fos_reference.quantize_with_choice(
+        groups, g, block="1x16", err_mode=err_mode, e4m3_scale_bound=int(d / 6)
+    )[2].reshape(-1)
 
-    The step moves ``err4 - err6`` through zero in tiny increments, so some
-    copies land just outside the decision margin, where a wrong bound would
-    show.
+
+def _near_tie_groups(gen, n, gamax, d, err_mode) -> torch.Tensor:
+    """Groups within a few thousand ulps of one element of a flip of SPEC's choice.
+
+    Element 0 of each random group sweeps (0.01, 3]; where SPEC's choice flips
+    between two grid points, bisection on the bit pattern finds the two
+    adjacent floats it flips between, and the group is copied with element 0
+    at every 16th float from 4096 below to 4096 above. There ``err4 - err6``
+    crosses zero, so the copies span undecided ones and decided ones just
+    outside the margin, where a wrong bound would show.
     """
     base = torch.randn(n, 16, generator=gen)
-    steps = torch.arange(-2048, 2048, dtype=torch.int32)
-    groups = base.repeat_interleave(steps.numel(), dim=0)
-    j = torch.randint(0, 16, (n,), generator=gen).repeat_interleave(steps.numel())
-    row = torch.arange(groups.shape[0])
-    picked = groups[row, j].view(torch.int32) + steps.repeat(n)
-    groups[row, j] = picked.view(F32)
-    return groups
+    grid = torch.linspace(0.01, 3.0, 257)
+    sweep = base.repeat_interleave(grid.numel(), dim=0)
+    sweep[:, 0] = grid.repeat(n)
+    pick = _spec_pick4(sweep, gamax, d, err_mode).reshape(n, -1)
+    flips = (pick[:, 1:] != pick[:, :-1]).float().argmax(dim=1)
+    has = (pick[:, 1:] != pick[:, :-1]).any(dim=1)
+    base, flips = base[has], flips[has]
+    lo = grid[flips].view(torch.int32).clone()
+    hi = grid[flips + 1].view(torch.int32).clone()
+    pick_lo = _spec_pick4(torch.cat([grid[flips, None], base[:, 1:]], dim=1), gamax, d, err_mode)
+    for _ in range(24):
+        mid = (lo + hi) // 2
+        groups = torch.cat([mid.view(F32)[:, None], base[:, 1:]], dim=1)
+        same = _spec_pick4(groups, gamax, d, err_mode) == pick_lo
+        lo = torch.where(same, mid, lo)
+        hi = torch.where(same, hi, mid)
+    steps = torch.arange(-4096, 4097, 16, dtype=torch.int32)
+    near = base.repeat_interleave(steps.numel(), dim=0)
+    near[:, 0] = (lo.repeat_interleave(steps.numel()) + steps.repeat(lo.numel())).view(F32)
+    return near
 
 
 @pytest.mark.parametrize("err_mode", ["mae", "mse"])
@@ -155,8 +178,9 @@ def _near_tie_groups(gen: torch.Generator, n: int) -> torch.Tensor:
 def test_bounded_choice_is_spec_choice_where_decided(err_mode, block):
     """Every choice the bound decides is SPEC's; random groups are nearly all decided."""
     gen = torch.Generator().manual_seed(7)
-    near = _near_tie_groups(gen, 64).reshape(-1, 256)  # 16x16: 16 rows of 16 per tile
-    near = near.reshape(-1, 16, 16).transpose(0, 1).reshape(16, -1) if block == "16x16" else near
+    near = _near_tie_groups(gen, 256, 4.0, 1536.0, err_mode)
+    if block == "16x16":  # each group on all 16 rows of its tile: the tile is as near a flip
+        near = near.unsqueeze(0).expand(16, -1, -1).reshape(16, -1)
     for x, gamax, d in (
         (near, 4.0, 1536.0),
         (torch.randn(512, 1024, generator=gen), 5.0, 2688.0),

@@ -275,12 +275,13 @@ class QuantizeKernel:
                     pair, f4, f6 = _candidate_scales(a, s)
 
                     # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
+                    byte4, byte6 = (pair >> 8) & 0xFF, pair & 0xFF
                     if cutlass.const_expr(cfg.row_scaled):
                         inv4, y4 = _candidate_inv(cfg, f4, s_dec, gamax)
                         inv6, y6 = _candidate_inv(cfg, f6, s_dec, gamax)
                     else:
-                        inv4, y4 = table[(pair >> 8) & 0xFF, 0], table[(pair >> 8) & 0xFF, 1]
-                        inv6, y6 = table[pair & 0xFF, 0], table[pair & 0xFF, 1]
+                        inv4, y4 = table[byte4, 0], table[byte4, 1]
+                        inv6, y6 = table[byte6, 0], table[byte6, 1]
                     ax = [pin.abs_f32(v) for v in x]
                     codes4, e4 = _fast_candidate(cfg, ax, inv4)
                     codes6, e6 = _fast_candidate(cfg, ax, inv6)
@@ -300,8 +301,8 @@ class QuantizeKernel:
                             k4, j4, _ = pin.grid_constants(f4, gamax, cfg.d)
                             k6, j6, _ = pin.grid_constants(f6, gamax, cfg.d)
                         else:
-                            k4, j4 = table[(pair >> 8) & 0xFF, 2], table[(pair >> 8) & 0xFF, 3]
-                            k6, j6 = table[pair & 0xFF, 2], table[pair & 0xFF, 3]
+                            k4, j4 = table[byte4, 2], table[byte4, 3]
+                            k6, j6 = table[byte6, 2], table[byte6, 3]
                         ax = [pin.abs_f32(v) for v in _unpack(cfg, _reload_group(cfg, mX, t))]
                         err4 = _exact_errors(cfg, ax, inv4, k4, j4)
                         err6 = _exact_errors(cfg, ax, inv6, k6, j6)
@@ -394,10 +395,14 @@ class _Position:
         return (t, row, in_range)
 
 
+def _group_address(cfg, mX, t):
+    """Global byte address of group ``t``'s first element."""
+    return mX.iterator.toint() + t * (cfg.words * 4)
+
+
 def _load_group(cfg, mX, position):
     """Issue the 16-byte loads of the group at ``position``: (raw 32-bit words, position)."""
-    t = position[0]
-    x_addr = mX.iterator.toint() + t * (cfg.words * 4)
+    x_addr = _group_address(cfg, mX, position[0])
     x_ptr = cute.make_ptr(Uint32, x_addr, cute.AddressSpace.gmem, assumed_align=16)
     gX = cute.make_tensor(x_ptr, cute.make_layout(cfg.words))  # (words,)
     rX = cute.make_rmem_tensor((cfg.words,), Uint32)
@@ -407,7 +412,7 @@ def _load_group(cfg, mX, position):
 
 def _reload_group(cfg, mX, t):
     """Group ``t``'s raw words, read again from global memory (``pinned.reload_v4``)."""
-    x_addr = mX.iterator.toint() + t * (cfg.words * 4)
+    x_addr = _group_address(cfg, mX, t)
     return [w for q in range(cfg.words // 4) for w in pin.reload_v4(x_addr + q * 16)]
 
 
@@ -500,11 +505,7 @@ def _fast_candidate(cfg, ax, inv):
     for i in range(GROUP):
         m = pin.mul_rn(ax[i], inv)
         r.append(pin.e2m1_round_magic(m))
-        diff = pin.sub_rn(r[i], m)
-        if cutlass.const_expr(cfg.err_mode == "mae"):
-            err = pin.add_rn(err, pin.abs_f32(diff))
-        else:
-            err = pin.add_rn(err, pin.mul_rn(diff, diff))
+        err = _add_error(cfg, err, pin.sub_rn(r[i], m))
     return [pin.grid_codes8(r[0:8]), pin.grid_codes8(r[8:16])], err
 
 
@@ -513,12 +514,15 @@ def _exact_errors(cfg, ax, inv, k, j):
     err = Float32(0.0)
     for i in range(GROUP):
         r = pin.e2m1_round_magic(pin.mul_rn(ax[i], inv))
-        diff = pin.sub_rn(pin.grid_value(r, k, j), ax[i])
-        if cutlass.const_expr(cfg.err_mode == "mae"):
-            err = pin.add_rn(err, pin.abs_f32(diff))
-        else:
-            err = pin.add_rn(err, pin.mul_rn(diff, diff))
+        err = _add_error(cfg, err, pin.sub_rn(pin.grid_value(r, k, j), ax[i]))
     return err
+
+
+def _add_error(cfg, err, diff):
+    """SPEC step 6's running sum: ``err + |d|`` (mae) or ``err + d * d`` (mse)."""
+    if cutlass.const_expr(cfg.err_mode == "mae"):
+        return pin.add_rn(err, pin.abs_f32(diff))
+    return pin.add_rn(err, pin.mul_rn(diff, diff))
 
 
 def _fold_tile(cfg, err4, err6):
@@ -603,11 +607,7 @@ def _candidate(cfg, x, f, s_dec, gamax, d):
     err = Float32(0.0)
     for i in range(GROUP):
         val = pin.div_rn(pin.mul_rn(pin.mul_rn(dq[i], f), gamax), d)
-        diff = pin.sub_rn(val, x[i])
-        if cutlass.const_expr(cfg.err_mode == "mae"):
-            err = pin.add_rn(err, pin.abs_f32(diff))
-        else:
-            err = pin.add_rn(err, pin.mul_rn(diff, diff))
+        err = _add_error(cfg, err, pin.sub_rn(val, x[i]))
     return words, err
 
 

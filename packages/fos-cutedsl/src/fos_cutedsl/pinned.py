@@ -20,13 +20,13 @@ from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
 
-def _asm(result_type, operands, text: str, constraints: str):
+def _asm(result_type, operands, text: str, constraints: str, side_effects: bool = False):
     return llvm.inline_asm(
         result_type,
         operands,
         text,
         constraints,
-        has_side_effects=False,
+        has_side_effects=side_effects,
         is_align_stack=False,
         asm_dialect=llvm.AsmDialect.AD_ATT,
     )
@@ -324,15 +324,16 @@ def _div_d_ptx(dst: str, src: str, d: float, tmp: str) -> str:
     )
 
 
-def _grid_ok_ptx(d: float) -> str:
-    """PTX setting predicate ``lo`` from ``p = RN(f g)``, ``q = RN(RN(1.5 f) g)`` ($3 f, $4 g).
+def _grid_ok_ptx(d: float, f: str, g: str) -> str:
+    """PTX setting predicate ``lo`` from ``p = RN(f g)`` and ``q = RN(RN(1.5 f) g)``.
 
-    True when ``p >= D 2^-124`` and ``q <= 2^124``, or ``f == 0`` with a finite gamax.
+    True when ``p >= D 2^-124`` and ``q <= 2^124``, or ``f == 0`` with a finite
+    gamax; ``f`` and ``g`` name the operands holding f and gamax.
     """
     low = _DIVISORS[d][3]
     return (
         f" setp.ge.f32 lo, p, {low}; setp.le.f32 hi, q, 0f7D800000; and.pred lo, lo, hi;"
-        " abs.f32 ag, $4; setp.lt.f32 fin, ag, 0f7F800000; setp.eq.f32 z, $3, 0f00000000;"
+        f" abs.f32 ag, {g}; setp.lt.f32 fin, ag, 0f7F800000; setp.eq.f32 z, {f}, 0f00000000;"
         " and.pred z, z, fin; or.pred lo, lo, z;"
     )
 
@@ -357,7 +358,7 @@ def grid_constants(f, gamax, d: float, *, loc=None, ip=None) -> tuple[Float32, F
         + " mul.rn.f32 q, $3, 0f3FC00000; mul.rn.f32 q, q, $4;"
         + _div_d_ptx("w15", "q", d, "b")
         + " sub.rn.f32 k, w15, w1; mul.rn.f32 k, k, 0f40000000; sub.rn.f32 $1, w1, k;"
-        " mov.f32 $0, k;" + _grid_ok_ptx(d) + " selp.u32 $2, 1, 0, lo; }"
+        " mov.f32 $0, k;" + _grid_ok_ptx(d, "$3", "$4") + " selp.u32 $2, 1, 0, lo; }"
     )
     res = _asm(
         llvm.StructType.get_literal([T.f32(), T.f32(), T.i32()]),
@@ -377,7 +378,7 @@ def grid_ok(f, gamax, d: float, *, loc=None, ip=None) -> Int32:
     text = (
         "{ .reg .f32 p, q, ag; .reg .pred lo, hi, z, fin; .reg .b32 u;"
         " mul.rn.f32 p, $1, $2; mul.rn.f32 q, $1, 0f3FC00000; mul.rn.f32 q, q, $2;"
-        + _grid_ok_ptx(d).replace("$3", "$1").replace("$4", "$2")
+        + _grid_ok_ptx(d, "$1", "$2")
         + " selp.u32 $0, 1, 0, lo; }"
     )
     return Int32(_asm(T.i32(), [_f(f, loc, ip), _f(gamax, loc, ip)], text, "=r,f,f"))
@@ -597,15 +598,8 @@ def reload_v4(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
     alive for it: the rare exact-error branch rereads its group (an L1/L2 hit).
     """
     quad = llvm.StructType.get_literal([T.i32()] * 4)
-    res = llvm.inline_asm(
-        quad,
-        [Int64(addr).ir_value(loc=loc, ip=ip)],
-        "ld.global.v4.u32 {$0, $1, $2, $3}, [$4];",
-        "=r,=r,=r,=r,l",
-        has_side_effects=True,
-        is_align_stack=False,
-        asm_dialect=llvm.AsmDialect.AD_ATT,
-    )
+    text = "ld.global.v4.u32 {$0, $1, $2, $3}, [$4];"
+    res = _asm(quad, [Int64(addr).ir_value(loc=loc, ip=ip)], text, "=r,=r,=r,=r,l", True)
     return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
 
 

@@ -195,3 +195,42 @@ def bounded_choice(x: torch.Tensor, gamax: float, d: float, err_mode: str, block
     pick4 = delta > m
     decided = pick4 | (delta < -m) | (f4 == f6)
     return pick4, decided
+
+
+# Row-scaled candidates (``pinned.row_candidate``): f = 2^e * M_j with M_j = 1 + j/8
+# (every E4M3 value, subnormals included, is one as a float32). Per row the kernel
+# tabulates Y_j = RN(M_j s_dec) and INV_j = RN(1 / Y_j); a power of two scales
+# exactly while nothing is subnormal or overflows, so y = 2^e Y_j and
+# inv = 2^-e INV_j wherever y lies in [ROW_Y_LOW, ROW_Y_HIGH]. That range also
+# implies ``fast_value_ok`` (f g = y D within 4 ulps when s and s_dec are normal).
+ROW_Y_LOW = 2.0**-123
+ROW_Y_HIGH = 2.0**110
+
+
+def row_tables(s_dec: torch.Tensor):
+    """Per row (R,): Y (R, 8) and INV (R, 8) for the 8 mantissas ``1 + j/8``."""
+    m = 1 + torch.arange(8, dtype=F32) / 8  # exact
+    y = m[None, :] * s_dec[:, None]
+    return y, torch.tensor(1.0, dtype=F32) / y
+
+
+def row_candidate(f: torch.Tensor, y_row: torch.Tensor, inv_row: torch.Tensor, zero_inv):
+    """The kernel's (inv, y) for scales ``f`` from one row's tables; inv NaN off the range.
+
+    ``f == 0`` takes ``zero_inv``, the row's inv for a zero scale (FLT_MAX or NaN).
+    """
+    b = bits(f)
+    j = (b >> 20) & 7
+    e = b & 0x7F800000  # 2^e as float32 bits (0 for f = 0)
+    pe, ne = floats(e), floats(0x7F000000 - e)  # 2^e and 2^-e
+    y = y_row[j] * pe
+    inv = inv_row[j] * ne
+    ok = (y >= ROW_Y_LOW) & (y <= ROW_Y_HIGH)
+    nan = torch.tensor(float("nan"), dtype=F32)
+    return torch.where(ok, inv, torch.where(f == 0, zero_inv, nan)), y
+
+
+def zero_scale_inv(gamax: torch.Tensor) -> torch.Tensor:
+    """The kernel's inv for a zero scale in a row (``pinned.zero_scale_inv``)."""
+    ok = (gamax >= 0) & (gamax < float("inf"))
+    return torch.where(ok, torch.tensor(3.4028235e38, dtype=F32), torch.tensor(float("nan")))

@@ -107,4 +107,8 @@ def test_tuning_defaults_per_mode():
         assert (cfg.groups_per_thread, cfg.prefetch) == (groups, prefetch)
     cfg = QuantizeConfig("float32", "1x16", "mse", 448, False, groups_per_thread=2, prefetch=3)
     assert (cfg.groups_per_thread, cfg.prefetch) == (2, 3)
+    # Row-scaled CTAs are 64 groups wide and build 8 table entries per row, a thread each.
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).cta_rows == 16
+    with pytest.raises(ValueError, match="row-scaled"):
+        QuantizeConfig("bfloat16", "1x16", "mae", 256, True, groups_per_thread=16)
     assert {(v.block, v.row_scaled) for v in variants("sm_90a")} == set(DEFAULT_TUNING)

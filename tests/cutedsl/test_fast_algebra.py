@@ -133,6 +133,56 @@ def test_fast_values_cover_the_practical_range():
         assert fm.fast_value_ok(f, g, d).all()
 
 
+def _row_case(g: torch.Tensor, d: float):
+    """SPEC's y and capped inv for every scale byte (127 positive and 0) of rows ``g``,
+    the kernel's current per-candidate rule, and the row-table shortcut's (inv, y)."""
+    s = fos_reference.global_encode_scale(g, int(d / 6))
+    s_dec = torch.tensor(1.0, dtype=F32) / s
+    f = _all_scales()[None, :]  # (1, 127), byte 0 first
+    y = f * s_dec[:, None]
+    inv = torch.fmin(torch.tensor(1.0, dtype=F32) / y, torch.tensor(3.4028235e38, dtype=F32))
+    nan = torch.tensor(float("nan"), dtype=F32)
+    now = torch.where(fm.fast_value_ok(f, g[:, None], d) & (inv > 0), inv, nan)
+    # The row is in choose_by_bound's model only for D 2^-126 <= g <= FLT_MAX; off it
+    # the kernel's table holds NaN (every nonzero scale then takes the exact path).
+    in_model = (g >= d * 2.0**-126) & (g <= 3.4028235e38)
+    y_tab, inv_tab = fm.row_tables(s_dec)
+    y_tab = torch.where(in_model[:, None], y_tab, nan)
+    inv_tab = torch.where(in_model[:, None], inv_tab, nan)
+    fast_inv = torch.empty_like(inv)
+    fast_y = torch.empty_like(inv)
+    zero_inv = fm.zero_scale_inv(g)
+    for r in range(g.numel()):
+        fast_inv[r], fast_y[r] = fm.row_candidate(f[0], y_tab[r], inv_tab[r], zero_inv[r])
+    return y, now, fast_inv, fast_y
+
+
+@pytest.mark.parametrize("d", [1536.0, 2688.0])
+def test_row_candidate_equals_spec_where_taken(d):
+    """The row-scaled shortcut gives SPEC's inv and y, bit for bit, or NaN (exact path)."""
+    gen = torch.Generator().manual_seed(7 + int(d))
+    exps = torch.randint(-149, 128, (3000,), generator=gen).float()
+    g = ((torch.rand(3000, generator=gen) + 1) * torch.exp2(exps)).to(F32)
+    special = [0.0, -0.0, -1.0, float("inf"), float("-inf"), float("nan"), 3.4028235e38, 1e-45]
+    special += [d * 2.0**-126, 1e-40]
+    g = torch.cat([g, torch.tensor(special, dtype=F32)])
+    y, now, fast_inv, fast_y = _row_case(g, d)
+    taken = ~torch.isnan(fast_inv)
+    assert torch.equal(fast_inv[taken].view(torch.int32), now[taken].view(torch.int32))
+    # y scales choose_by_bound's margin; a zero scale's (0 or NaN) leaves the choice open.
+    nonzero = taken.clone()
+    nonzero[:, 0] = False
+    assert torch.equal(fast_y[nonzero].view(torch.int32), y[nonzero].view(torch.int32))
+    assert ((fast_y[:, 0] == 0) | torch.isnan(fast_y[:, 0])).all()
+
+
+def test_row_candidate_covers_the_practical_range():
+    """Every scale byte takes the shortcut for 1e-20 <= gamax <= 1e20."""
+    g = torch.logspace(-20, 20, 801).to(F32)
+    for d in (1536.0, 2688.0):
+        assert not torch.isnan(_row_case(g, d)[2]).any()
+
+
 def _spec_pick4(groups: torch.Tensor, gamax: float, d: float, err_mode: str) -> torch.Tensor:
     g = torch.tensor([gamax], dtype=F32)
     return fos_reference.quantize_with_choice(

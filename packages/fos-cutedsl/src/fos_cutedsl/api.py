@@ -24,6 +24,7 @@ _MAX_BLOCKS = 2**31 - 1
 _GROUPS_PER_BLOCK = (
     256 * 4
 )  # threads per CTA x the fewest groups per thread (kernel.DEFAULT_TUNING)
+_MAX_ROW_SCALED_GROUPS = 64 * 65535  # row-scaled CTAs are 64 groups wide, grid.y < 2^16
 _MAX_GROUPS_PER_ROW = 2**30  # the kernel divides column offsets with a 32-bit fast divisor
 
 #: The process-wide compile cache (one binary per ``VariantKey``).
@@ -65,6 +66,8 @@ def _why_not(x, global_amax, block, err_mode, e4m3_scale_bound) -> str:
         return "the row global_amax vector is not contiguous"
     if x.shape[1] // 16 >= _MAX_GROUPS_PER_ROW:
         return f"x has {x.shape[1]} columns, the kernel takes fewer than 2^34"
+    if row_scaled and x.shape[1] // 16 > _MAX_ROW_SCALED_GROUPS:
+        return f"x has {x.shape[1]} columns, row-scaled takes at most {16 * _MAX_ROW_SCALED_GROUPS}"
     blocks = (x.numel() // 16 + _GROUPS_PER_BLOCK - 1) // _GROUPS_PER_BLOCK
     if blocks > _MAX_BLOCKS:
         return f"x has {x.numel()} elements, more than one launch covers"

@@ -15,8 +15,8 @@ path for the flagged groups, one copy of its code in a run-time loop.
 Fast path, per group in SPEC's order:
 
 1. ``s = min(D / gamax, FLT_MAX)``, 1 when gamax or s is 0; ``s_dec = 1 / s``
-   (per tensor: once per thread; row-scaled: once per row of the CTA's groups,
-   into a shared-memory table).
+   (per tensor: once per thread; row-scaled: once per row of the CTA, into a
+   shared-memory table).
 2. Block amax: NaN-dropping max of ``|x_i|`` from 0 (16-bit inputs: packed
    ``max.xorsign.abs`` on bf16x2/f16x2 words, signs cleared at the end); a
    16x16 tile combines its 16 row amaxes with ``shfl.bfly`` 8, 4, 2, 1.
@@ -25,8 +25,11 @@ Fast path, per group in SPEC's order:
    through one ``cvt.rn.satfinite.e4m3x2.f32`` and decode exactly.
 4. Per candidate ``y = f s_dec`` and ``inv = min(1 / y, FLT_MAX)``: per tensor
    looked up in a 256-entry table of every scale byte, built once per CTA in
-   shared memory; ``inv`` is NaN where the fast path's preconditions fail,
-   which flags the group.
+   shared memory; row-scaled from the row's 8 mantissa constants
+   ``Y_j = RN((1 + j/8) s_dec)``, ``INV_j = RN(1 / Y_j)`` scaled by f's power
+   of two (``pinned.row_candidate``: exact while y stays in a normal range).
+   ``inv`` is NaN where the fast path's preconditions fail, which flags the
+   group.
 5.-6. Signs drop out (``q_i`` has ``x_i``'s sign when ``inv > 0``, and
    ``|RN(v - a)| = |RN(-v + a)|``), so each candidate works on ``|x_i|``:
    ``m = RN(|x_i| inv)``; E2M1 magnitude ``r = RN(m - C) + C`` with
@@ -58,7 +61,10 @@ and ``val = ((dq * f) * gamax) / D`` with ``div.rn``. The warp votes in
 Tiling. 256 threads per CTA. 1x16: group ``t`` is elements ``[16t, 16t+16)``,
 code bytes ``[8t, 8t+8)`` (one 8-byte store) and scale byte ``t``; a full CTA
 addresses its groups as constant offsets from the thread's first, and only a
-ragged last CTA runs a second, clamped copy of the loop. 16x16: a half-warp
+ragged last CTA runs a second, clamped copy of the loop. Row-scaled 1x16 is
+2-D: a CTA covers 64 consecutive groups of ``cta_rows`` rows (4 rows per
+step, group ``k`` of a thread ``4k`` rows below its first), so a thread's row
+needs no division and the CTA's rows fit a small table. 16x16: a half-warp
 owns one tile, lane ``r`` its row ``r``. Threads past the end re-read the last
 group and skip their stores, so every lane reaches the shuffles. All addresses
 are computed in 64-bit integers (tensors over 2^31 elements are fine).
@@ -87,9 +93,9 @@ _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": 
 
 
 # (block, row_scaled) -> (groups_per_thread, prefetch), the fastest measured on the
-# H200 (bench/variants.py; bench/NOTES.md, v6): fewer groups per thread keep the
-# unrolled code small enough for the instruction cache.
-DEFAULT_TUNING = {("1x16", False): (4, 2), ("1x16", True): (4, 1), ("16x16", False): (8, 1)}
+# H200 (bench/variants.py; bench/NOTES.md, v6 and v7): fewer groups per thread keep
+# the unrolled code small enough for the instruction cache.
+DEFAULT_TUNING = {("1x16", False): (4, 2), ("1x16", True): (4, 2), ("16x16", False): (8, 1)}
 
 
 @dataclass(frozen=True)
@@ -116,6 +122,8 @@ class QuantizeConfig:
             object.__setattr__(self, "groups_per_thread", groups)
         if not self.prefetch:
             object.__setattr__(self, "prefetch", prefetch)
+        if self.row_scaled and (self.threads % 64 or self.cta_rows * 8 > self.threads):
+            raise ValueError("row-scaled: threads a multiple of 64, at least 8 per CTA row")
 
     @property
     def choice_margin(self) -> float:
@@ -132,13 +140,25 @@ class QuantizeConfig:
         return 6.0 * self.bound
 
     @property
-    def table_rows(self) -> int:
-        """Shared-memory table rows: every scale byte (per tensor) or the CTA's rows (row-scaled).
+    def row_lanes(self) -> int:
+        """Row-scaled: a CTA is 64 groups wide and this many rows tall per step."""
+        return self.threads // 64
 
-        A CTA's ``threads * groups_per_thread`` consecutive groups span at most
-        that many rows plus one.
-        """
-        return self.threads * self.groups_per_thread + 1 if self.row_scaled else TABLE
+    @property
+    def cta_rows(self) -> int:
+        """Row-scaled: the rows a CTA covers (``row_lanes`` per group step)."""
+        return self.row_lanes * self.groups_per_thread
+
+    @property
+    def table_rows(self) -> int:
+        """Shared-memory table rows: every scale byte, or (row-scaled) the CTA's rows."""
+        return self.cta_rows if self.row_scaled else TABLE
+
+    @property
+    def smem_bytes(self) -> int:
+        """The table, and row-scaled's per-row mantissa tables (8 (Y, INV) pairs a row)."""
+        mantissas = self.cta_rows * 8 * 8 + 16 if self.row_scaled else 0
+        return self.table_rows * 16 + mantissas
 
     @property
     def words(self) -> int:
@@ -178,11 +198,20 @@ class QuantizeKernel:
         total = rows * groups_per_row  # one 1x16 group per thread and step
         threads = self.cfg.threads
         per_block = threads * self.cfg.groups_per_thread
-        blocks = Int32((total + (per_block - 1)) // per_block)
+        grid = [Int32((total + (per_block - 1)) // per_block), 1, 1]
+        if cutlass.const_expr(self.cfg.row_scaled):
+            # 2-D: CTA (x, y) covers rows [x * cta_rows, ...) and groups [64 y, 64 y + 64)
+            # (row blocks first: measured faster than column blocks first).
+            rows_per = self.cfg.cta_rows
+            grid = [
+                Int32((rows + (rows_per - 1)) // rows_per),
+                Int32((groups_per_row + 63) // 64),
+                1,
+            ]
         self.kernel(mX, mAmax, mCodes, mScales, groups_per_row, total).launch(
-            grid=[blocks, 1, 1],
+            grid=grid,
             block=[threads, 1, 1],
-            smem=self.cfg.table_rows * 4 * 4,
+            smem=self.cfg.smem_bytes,
             stream=stream,
             **_launch_bounds(self.cfg),
         )
@@ -200,12 +229,18 @@ class QuantizeKernel:
         cfg = self.cfg
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
+        rows = Int64(mX.shape[0])
         d = Float32(cfg.d)
         smem = cutlass.memory.SmemAllocator()
-        # Per tensor: (inv, y, K, J) per scale byte; row-scaled: (gamax, s, s_dec, margin) per row.
+        # Per tensor: (inv, y, K, J) per scale byte; row-scaled: (gamax, s, inv of a
+        # zero scale, margin) per row of the CTA, and (Y_j, INV_j) per row and mantissa.
         table = smem.allocate_tensor(
             Float32, cute.make_layout((cfg.table_rows, 4), stride=(4, 1)), byte_alignment=16
         )
+        if cutlass.const_expr(cfg.row_scaled):
+            mantissas = smem.allocate_tensor(
+                Float32, cute.make_layout((cfg.table_rows * 8, 2), stride=(2, 1)), byte_alignment=16
+            )
         chunk = Int64(bidx) * (cfg.threads * cfg.groups_per_thread)
         first = chunk + Int64(tidx)
         flagged = Int32(0)  # bit k: group k needs the exact path
@@ -218,6 +253,12 @@ class QuantizeKernel:
         # runs a clamped copy. 16x16 has one, clamped, copy.
         per_block = cfg.threads * cfg.groups_per_thread
         full = Int32(chunk + per_block <= total)
+        row_lo = Int64(0)
+        if cutlass.const_expr(cfg.row_scaled):
+            row_lo = Int64(bidx) * cfg.cta_rows
+            full = Int32(row_lo + cfg.cta_rows <= rows) & Int32(
+                (Int64(cute.arch.block_idx()[1]) + 1) * 64 <= groups_per_row
+            )
         copies = 2 if cfg.block == "1x16" else 1
         for copy in cutlass.range_constexpr(copies):
             ragged = copies == 1 or copy == 1
@@ -228,22 +269,30 @@ class QuantizeKernel:
                 # nothing, so every lane reaches the 16x16 shuffles. Software
                 # pipelining: ``prefetch`` groups' loads are in flight while one is
                 # computed; the first ones fly during step 1 and the table build.
-                at = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total, ragged)
+                at = _Position(cfg, first, rows, groups_per_row, total, ragged)
                 depth = min(cfg.prefetch, cfg.groups_per_thread)
                 ahead = [_load_group(cfg, mX, at.group(k)) for k in range(depth)]
-                row_lo = Int64(0)
                 if cutlass.const_expr(cfg.row_scaled):
-                    # Row-scaled: step 1 once per row of this CTA's groups.
-                    row_lo = chunk // groups_per_row
-                    last = cutlass.min(chunk + (cfg.threads * cfg.groups_per_thread - 1), total - 1)
-                    n_rows = Int32(last // groups_per_row - row_lo + 1)
-                    for i in cutlass.range(Int32(tidx), n_rows, cfg.threads, unroll=1):
-                        g = mAmax[row_lo + Int64(i)]
+                    # Row-scaled: step 1 once per row of the CTA, and per row and
+                    # mantissa j the constants of ``pinned.row_candidate`` (8 threads
+                    # a row). Rows outside choose_by_bound's model get NaN there, so
+                    # their nonzero scales take the exact path.
+                    if tidx < cfg.cta_rows * 8:
+                        i, j = Int32(tidx) >> 3, Int32(tidx) & 7
+                        g = mAmax[cutlass.min(row_lo + Int64(i), rows - 1)]
                         s_row = pin.global_scale(g, d)
-                        table[i, 0] = g
-                        table[i, 1] = s_row
-                        table[i, 2] = pin.div_rn(Float32(1.0), s_row)
-                        table[i, 3] = pin.choice_margin(g, cfg.d, cfg.choice_margin)
+                        s_dec_row = pin.div_rn(Float32(1.0), s_row)
+                        margin_row = pin.choice_margin(g, cfg.d, cfg.choice_margin)
+                        in_model = pin.less_mask(Float32(0.0), margin_row) & 1
+                        y_j = pin.mul_rn(pin.mantissa_scale(j), s_dec_row)
+                        inv_j = pin.div_rn(Float32(1.0), y_j)
+                        mantissas[tidx, 0] = pin.pick_f32(in_model, y_j, Float32(NAN))
+                        mantissas[tidx, 1] = pin.pick_f32(in_model, inv_j, Float32(NAN))
+                        if j == 0:
+                            table[i, 0] = g
+                            table[i, 1] = s_row
+                            table[i, 2] = pin.zero_scale_inv(g)
+                            table[i, 3] = margin_row
                     cute.arch.sync_threads()
                 else:
                     # Per tensor: step 1 once, and the per-scale-byte constants of steps
@@ -259,7 +308,7 @@ class QuantizeKernel:
                     cute.arch.sync_threads()
                 for k in cutlass.range_constexpr(cfg.groups_per_thread):
                     # ======== fast path of one 1x16 group (a 16x16 tile row)
-                    words, (t, row, in_range) = ahead[0]
+                    words, (t, _, in_range) = ahead[0]
                     ahead = ahead[1:]
                     if cutlass.const_expr(k + depth < cfg.groups_per_thread):
                         ahead.append(_load_group(cfg, mX, at.group(k + depth)))
@@ -267,8 +316,13 @@ class QuantizeKernel:
 
                     # ---- step 1: global scale (row-scaled: this row's)
                     if cutlass.const_expr(cfg.row_scaled):
-                        i = Int32(row - row_lo)
-                        gamax, s, s_dec, margin = table[i, 0], table[i, 1], table[i, 2], table[i, 3]
+                        i = Int32(tidx) // 64 + k * cfg.row_lanes  # the row within the CTA
+                        gamax, s, zero_inv, margin = (
+                            table[i, 0],
+                            table[i, 1],
+                            table[i, 2],
+                            table[i, 3],
+                        )
 
                     # ---- steps 2-3: block amax, candidate scales
                     a = _block_amax_fast(cfg, words, x)
@@ -277,8 +331,8 @@ class QuantizeKernel:
                     # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
                     byte4, byte6 = (pair >> 8) & 0xFF, pair & 0xFF
                     if cutlass.const_expr(cfg.row_scaled):
-                        inv4, y4 = _candidate_inv(cfg, f4, s_dec, gamax)
-                        inv6, y6 = _candidate_inv(cfg, f6, s_dec, gamax)
+                        inv4, y4 = _row_candidate(cfg, mantissas, i, f4, zero_inv)
+                        inv6, y6 = _row_candidate(cfg, mantissas, i, f6, zero_inv)
                     else:
                         inv4, y4 = table[byte4, 0], table[byte4, 1]
                         inv6, y6 = table[byte6, 0], table[byte6, 1]
@@ -346,13 +400,15 @@ class QuantizeKernel:
 class _Position:
     """Where a thread's k-th group lies: (group index t, its row, in range).
 
-    One 64-bit division per thread; each step then divides only the small
-    column offset, by a precomputed 32-bit fast divisor (``groups_per_row`` <
-    2^30, which ``api`` checks). 1x16: the thread's k-th group is
-    ``first + k * threads``. 16x16: a half-warp per tile, tiles in row-major
-    order, ``threads / 16`` tiles per step, lane ``first % 16`` on the tile's
-    row ``first % 16``. Past the end a thread takes the last group (1x16) or
-    the last tile row's tile (16x16): valid memory, no store.
+    1x16 per tensor: ``first + k * threads`` (no row). Row-scaled 1x16 (2-D
+    grid): column ``64 * block_y + tid % 64`` of row
+    ``cta_rows * block_x + tid / 64 + k * row_lanes``, no division. 16x16: a
+    half-warp per tile, tiles in row-major order, ``threads / 16`` tiles per
+    step, lane ``first % 16`` on the tile's row ``first % 16``; one 64-bit
+    division per thread, then each step divides only the small column offset
+    by a 32-bit fast divisor (``groups_per_row`` < 2^30, which ``api`` checks).
+    Past the end a thread takes the last row or column (1x16) or the last tile
+    row's tile (16x16): valid memory, no store.
     """
 
     def __init__(self, cfg, first, rows, groups_per_row, total, ragged):
@@ -369,10 +425,13 @@ class _Position:
             self.col0 = Int32(tile - self.row0 * groups_per_row)
             self.last_row = rows // GROUP - 1
         elif cutlass.const_expr(cfg.row_scaled):
-            self.divisor = cute.fast_divmod_create_divisor_v2(Int32(groups_per_row))
-            self.row0 = first // groups_per_row
-            self.col0 = Int32(first - self.row0 * groups_per_row)
-            self.last_row = rows - 1
+            tidx, _, _ = cute.arch.thread_idx()
+            bidx, bidy, _ = cute.arch.block_idx()
+            self.col = Int64(bidy) * 64 + Int64(Int32(tidx) & 63)
+            self.row0 = Int64(bidx) * cfg.cta_rows + Int64(Int32(tidx) >> 6)
+            self.t0 = self.row0 * groups_per_row + self.col
+            self.step = groups_per_row * cfg.row_lanes  # k -> k + 1: row_lanes rows down
+            self.rows = rows
 
     def group(self, k):
         cfg = self.cfg
@@ -382,17 +441,19 @@ class _Position:
             tile_row = cutlass.min(self.row0 + Int64(q), self.last_row)
             row = tile_row * GROUP + self.lane_row
             return (row * self.groups_per_row + Int64(col), row, v < self.total)
+        if cutlass.const_expr(cfg.row_scaled):
+            row, col = self.row0 + k * cfg.row_lanes, self.col
+            if cutlass.const_expr(not self.ragged):
+                return (self.t0 + k * self.step, row, True)  # a full CTA
+            in_range = (row < self.rows) & (col < self.groups_per_row)
+            row = cutlass.min(row, self.rows - 1)
+            col = cutlass.min(col, self.groups_per_row - 1)
+            return (row * self.groups_per_row + col, row, in_range)
         if cutlass.const_expr(self.ragged):
             t, in_range = cutlass.min(v, self.total - 1), v < self.total
         else:
             t, in_range = v, True  # a full CTA: every group exists
-        row = None
-        if cutlass.const_expr(cfg.row_scaled):
-            q = (self.col0 + k * cfg.threads) // self.divisor
-            row = self.row0 + Int64(q)
-            if cutlass.const_expr(self.ragged):
-                row = cutlass.min(row, self.last_row)
-        return (t, row, in_range)
+        return (t, None, in_range)
 
 
 def _group_address(cfg, mX, t):
@@ -475,6 +536,13 @@ def _candidate_scales(a, s, fast=True):
     pair = pin.cvt_e4m3x2(c4, c6)
     f4, f6 = pin.e4m3x2_to_f32(pair)
     return pair, f4, f6
+
+
+def _row_candidate(cfg, mantissas, i, f, zero_inv):
+    """Row-scaled step 4 from row ``i``'s mantissa tables (``pinned.row_candidate``)."""
+    k = i * 8 + ((pin.f32_bits(f) >> 20) & 7)
+    inv, y = pin.row_candidate(f, mantissas[k, 0], mantissas[k, 1], zero_inv)
+    return inv, pin.bound_scale(y, cfg.err_mode == "mse")
 
 
 def _candidate_inv(cfg, f, s_dec, gamax):

@@ -620,3 +620,68 @@ def max_abs_16x2(a, b, kind: str, *, loc=None, ip=None) -> Int32:
     """
     text = f"max.xorsign.abs.{kind} $0, $1, $2;"
     return Int32(_asm(T.i32(), [_i(a, loc, ip), _i(b, loc, ip)], text, "=r,r,r"))
+
+
+# The row-scaled shortcut's range for y = 2^e Y_j (``row_candidate``): inside it y and
+# inv are normal, so the power-of-two scaling is exact, and f g = y D within 4 ulps
+# (s, s_dec normal) puts ``grid_ok`` in force: RN(f g) >= D 2^-124, RN(1.5 f g) <= 2^124.
+ROW_Y_LOW = 2.0**-123
+ROW_Y_HIGH = 2.0**110
+
+
+@dsl_user_op
+def row_candidate(f, y_j, inv_j, zero_inv, *, loc=None, ip=None) -> tuple[Float32, Float32]:
+    """Row-scaled step 4 without a division: (inv, y) for scale ``f`` from the row's tables.
+
+    ``f = 2^e M_j`` (``M_j = 1 + j/8``, ``j`` = f's top 3 mantissa bits; every
+    E4M3 value is one) and the row holds ``Y_j = RN(M_j s_dec)`` and
+    ``INV_j = RN(1 / Y_j)``. Where ``y = Y_j 2^e`` lies in [``ROW_Y_LOW``,
+    ``ROW_Y_HIGH``] nothing is subnormal or overflows, so ``y = RN(f s_dec)``
+    and ``inv = INV_j 2^-e = RN(1 / y)`` exactly (``2^e`` and ``2^-e`` built
+    from f's exponent bits). Elsewhere inv is NaN (the exact path), except
+    ``f = 0``, which takes the row's ``zero_inv`` (SPEC's capped ``1 / 0``, or
+    NaN). Checked against SPEC on the CPU (``fast_model.row_candidate``).
+    """
+    lo, hi = f"0f{_f32_bits(ROW_Y_LOW)}", f"0f{_f32_bits(ROW_Y_HIGH)}"
+    text = (
+        "{ .reg .b32 e, ne; .reg .f32 pe, pn, y, v, w; .reg .pred ok, in, z;"
+        " mov.b32 e, $2; and.b32 e, e, 0x7F800000; sub.s32 ne, 0x7F000000, e;"
+        " mov.b32 pe, e; mov.b32 pn, ne; mul.rn.f32 y, $3, pe; mul.rn.f32 v, $4, pn;"
+        f" setp.ge.f32 ok, y, {lo}; setp.le.f32 in, y, {hi}; and.pred ok, ok, in;"
+        " setp.eq.f32 z, $2, 0f00000000; selp.f32 w, $5, 0f7FFFFFFF, z;"
+        " selp.f32 $0, v, w, ok; mov.f32 $1, y; }"
+    )
+    ops = [_f(v, loc, ip) for v in (f, y_j, inv_j, zero_inv)]
+    res = _asm(llvm.StructType.get_literal([T.f32(), T.f32()]), ops, text, "=f,=f,f,f,f,f")
+    inv = Float32(llvm.extractvalue(T.f32(), res, [0], loc=loc, ip=ip))
+    y = Float32(llvm.extractvalue(T.f32(), res, [1], loc=loc, ip=ip))
+    return inv, y
+
+
+@dsl_user_op
+def mantissa_scale(j, *, loc=None, ip=None) -> Float32:
+    """``M_j = 1 + j/8`` for ``0 <= j < 8``, built from its bits (exact)."""
+    text = "{ .reg .b32 b; shl.b32 b, $1, 20; or.b32 b, b, 0x3F800000; mov.b32 $0, b; }"
+    return Float32(_asm(T.f32(), [_i(j, loc, ip)], text, "=f,r"))
+
+
+@dsl_user_op
+def f32_bits(v, *, loc=None, ip=None) -> Int32:
+    """The bit pattern of the float32 ``v``."""
+    return Int32(_asm(T.i32(), [_f(v, loc, ip)], "mov.b32 $0, $1;", "=r,f"))
+
+
+@dsl_user_op
+def zero_scale_inv(gamax, *, loc=None, ip=None) -> Float32:
+    """The fast path's ``inv`` for a zero scale ``f`` in a row of this gamax: FLT_MAX or NaN.
+
+    SPEC's ``min(1 / RN(0 * s_dec), FLT_MAX)`` is FLT_MAX where ``s_dec >= 0``
+    (``gamax >= 0``, -0 and NaN give ``s = 1`` or FLT_MAX) and -Inf where it
+    is negative; ``_candidate_inv`` keeps it only for a finite gamax with a
+    positive result: FLT_MAX exactly for ``0 <= gamax < Inf``, else NaN.
+    """
+    text = (
+        "{ .reg .pred a, b; setp.ge.f32 a, $1, 0f00000000; setp.lt.f32 b, $1, 0f7F800000;"
+        " and.pred a, a, b; selp.f32 $0, 0f7F7FFFFF, 0f7FFFFFFF, a; }"
+    )
+    return Float32(_asm(T.f32(), [_f(gamax, loc, ip)], text, "=f,f"))

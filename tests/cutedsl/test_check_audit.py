@@ -100,11 +100,14 @@ def test_real_variant_compiles_clean(arch, tmp_path):
 def test_tuning_defaults_per_mode():
     """Zero tuning knobs take the mode's measured default; explicit knobs win."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.kernel import DEFAULT_TUNING, QuantizeConfig
+    from fos_cutedsl.kernel import DEFAULT_TUNING, FLOAT32_TUNING, QuantizeConfig
 
-    for (block, row_scaled), (groups, prefetch) in DEFAULT_TUNING.items():
+    for (block, row_scaled), tuned in DEFAULT_TUNING.items():
         cfg = QuantizeConfig("bfloat16", block, "mae", 256, row_scaled)
-        assert (cfg.groups_per_thread, cfg.prefetch) == (groups, prefetch)
+        assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
+    for (block, row_scaled), tuned in FLOAT32_TUNING.items():
+        cfg = QuantizeConfig("float32", block, "mse", 448, row_scaled)
+        assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
     cfg = QuantizeConfig("float32", "1x16", "mse", 448, False, groups_per_thread=2, prefetch=3)
     assert (cfg.groups_per_thread, cfg.prefetch) == (2, 3)
     # Row-scaled CTAs are 64 groups wide and build 8 table entries per row, a thread each.

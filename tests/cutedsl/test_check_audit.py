@@ -97,6 +97,22 @@ def test_real_variant_compiles_clean(arch, tmp_path):
     assert counts["exact-sum fma"] == 32 * groups  # 1 per element per candidate, undecided
 
 
+def test_undecided_out_of_line_variant_compiles_clean(tmp_path):
+    """``undecided_inline=False``: no exact-error branch per group (the exact path redoes them)."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.kernel import QuantizeConfig, compile_quantize
+
+    fn = compile_quantize(
+        "bfloat16", "16x16", "mae", 256, False, "sm_90a", f"--keep-ptx --dump-dir {tmp_path}",
+        undecided_inline=False,
+    )  # fmt: skip
+    failures, counts = audit_ptx(fn.__ptx__, "sm_90a")
+    assert failures == []
+    groups = QuantizeConfig("bfloat16", "16x16", "mae", 256, False).groups_per_thread
+    assert counts["magic fma"] == 64 * groups  # the fast path's only
+    assert counts["exact-sum fma"] == 0
+
+
 def test_tuning_defaults_per_mode():
     """Zero tuning knobs take the mode's measured default; explicit knobs win."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")

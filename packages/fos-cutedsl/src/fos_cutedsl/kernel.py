@@ -122,6 +122,7 @@ class QuantizeConfig:
     groups_per_thread: int = 0  # 0: the mode's default; more amortizes the per-CTA setup
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
+    undecided_inline: bool = True  # False: undecided groups go to the exact path (no branch)
 
     def __post_init__(self):
         mode = (self.block, self.row_scaled)
@@ -359,22 +360,23 @@ class QuantizeKernel:
                     same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
                     signs = _sign_nibbles(cfg, words)  # the last use of the group's words
                     undecided = Int32(decided == 0) & Int32(same != 0)
-                    if cutlass.const_expr(cfg.block == "16x16"):
-                        # The exact fold's shuffles need the whole warp.
-                        undecided = Int32(cute.arch.vote_any_sync(undecided != 0))
-                    if undecided != 0:
-                        # Rare (about 0.1% of random groups): SPEC's errors, exactly.
-                        if cutlass.const_expr(cfg.row_scaled):
-                            k4, j4, _ = pin.grid_constants(f4, gamax, cfg.d)
-                            k6, j6, _ = pin.grid_constants(f6, gamax, cfg.d)
-                        else:
-                            k4, j4 = table[byte4, 2], table[byte4, 3]
-                            k6, j6 = table[byte6, 2], table[byte6, 3]
-                        ax = [pin.abs_f32(v) for v in _unpack(cfg, _reload_group(cfg, mX, t))]
-                        err4 = _exact_errors(cfg, ax, inv4, k4, j4)
-                        err6 = _exact_errors(cfg, ax, inv6, k6, j6)
-                        err4, err6 = _fold_tile(cfg, err4, err6)
-                        pick4 = pin.less_mask(err4, err6)
+                    if cutlass.const_expr(cfg.undecided_inline):
+                        if cutlass.const_expr(cfg.block == "16x16"):
+                            # The exact fold's shuffles need the whole warp.
+                            undecided = Int32(cute.arch.vote_any_sync(undecided != 0))
+                        if undecided != 0:
+                            # Rare (about 0.1% of random groups): SPEC's errors, exactly.
+                            if cutlass.const_expr(cfg.row_scaled):
+                                k4, j4, _ = pin.grid_constants(f4, gamax, cfg.d)
+                                k6, j6, _ = pin.grid_constants(f6, gamax, cfg.d)
+                            else:
+                                k4, j4 = table[byte4, 2], table[byte4, 3]
+                                k6, j6 = table[byte6, 2], table[byte6, 3]
+                            ax = [pin.abs_f32(v) for v in _unpack(cfg, _reload_group(cfg, mX, t))]
+                            err4 = _exact_errors(cfg, ax, inv4, k4, j4)
+                            err6 = _exact_errors(cfg, ax, inv6, k6, j6)
+                            err4, err6 = _fold_tile(cfg, err4, err6)
+                            pick4 = pin.less_mask(err4, err6)
 
                     # ---- step 8: select, codes with the input's signs, store
                     codes = [pin.select_bits(pick4, codes4[w], codes6[w]) for w in range(2)]
@@ -387,6 +389,8 @@ class QuantizeKernel:
                     # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
                     # the rounding does not saturate) or an error is NaN (a NaN element).
                     slow = pin.fast_path_fails(a, inv4, inv6, err4, err6)
+                    if cutlass.const_expr(not cfg.undecided_inline):
+                        slow = slow | undecided  # SPEC's errors in the exact path instead
                     flagged = flagged | (slow << k)
 
         # ======== exact path, rare: one copy of its code, run-time loop over the flags

@@ -66,7 +66,7 @@ def variants() -> list[Variant]:
 def shapes(block: str) -> tuple[tuple[int, int], ...]:
     """Tile-edge shapes: one row/tile, below one CTA, ragged rows, several CTAs, large C."""
     if block == "16x16":
-        return ((16, 16), (16, 48), (48, 400), (16 * 33, 80), (32, 8192))
+        return ((16, 16), (16, 48), (48, 1136), (16 * 33, 80), (32, 8192))
     return ((1, 16), (1, 272), (37, 48), (301, 208), (5, 8192))
 
 

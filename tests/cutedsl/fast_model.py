@@ -145,14 +145,17 @@ CHOICE_RELATIVE = 2.0**-16
 CHOICE_ABSOLUTE = {"mae": 2.0**-13, "mse": 2.0**-12}
 
 
-def bounded_choice(x: torch.Tensor, gamax: float, d: float, err_mode: str, block: str):
+def bounded_choice(
+    x: torch.Tensor, gamax: float, d: float, err_mode: str, block: str, lane_elements: int = 8
+):
     """The kernel's fast choice for per-tensor ``x`` (R, C): (pick4, decided), both (R, C/16).
 
     Mirrors ``kernel``: ``m = RN(|x| inv)``, ``r = round_e2m1(m)``, error sum of
     ``|RN(r - m)|`` (or its square) in order, ``p = RN(e y)`` (``y = RN(f s_dec)``,
-    squared for mse), a 16x16 tile's ``p`` folded like its errors, then
-    ``pinned.choose_by_bound``. Groups outside the fast path (``m >= 7``,
-    NaN) come out undecided or are flagged by the kernel anyway.
+    squared for mse), then ``pinned.choose_by_bound``. A 16x16 tile sums as
+    ``tile`` does with ``lane_elements`` (E) per lane: see ``tile_error_sum``.
+    Groups outside the fast path (``m >= 7``, NaN) come out undecided or are
+    flagged by the kernel anyway.
     """
     rows, cols = x.shape
     g = torch.tensor(gamax, dtype=F32)
@@ -173,17 +176,16 @@ def bounded_choice(x: torch.Tensor, gamax: float, d: float, err_mode: str, block
         inv = torch.fmin(torch.tensor(1.0, dtype=F32) / y, torch.tensor(3.4028234663852886e38))
         m = ax * inv.unsqueeze(2)
         diff = round_e2m1(m) - m
-        e = torch.zeros_like(a)
-        for i in range(16):
-            e = e + (diff[:, :, i].abs() if err_mode == "mae" else diff[:, :, i] * diff[:, :, i])
+        terms = diff.abs() if err_mode == "mae" else diff * diff
         yb = y if err_mode == "mae" else y * y
         yb = torch.where(y > 0, yb, torch.tensor(float("nan")))
-        p = e * yb
         if block == "16x16":
-            t = p.reshape(rows // 16, 16, -1)
-            for off in (8, 4, 2, 1):
-                t = t + t[:, torch.arange(16) ^ off, :]  # lane i adds lane i ^ off
-            p = t.reshape(rows, -1)
+            p = tile_error_sum(terms, lane_elements) * yb
+        else:
+            e = torch.zeros_like(a)
+            for i in range(16):
+                e = e + terms[:, :, i]
+            p = e * yb
         ps.append(p)
         ys.append(yb)
     absolute = CHOICE_ABSOLUTE[err_mode] * (16 if block == "16x16" else 1)
@@ -195,6 +197,30 @@ def bounded_choice(x: torch.Tensor, gamax: float, d: float, err_mode: str, block
     pick4 = delta > m
     decided = pick4 | (delta < -m) | (f4 == f6)
     return pick4, decided
+
+
+def tile_error_sum(terms: torch.Tensor, lane_elements: int) -> torch.Tensor:
+    """``tile``'s approximate error sum of each 16x16 tile, on every row: (R, C/16).
+
+    ``terms`` (R, C/16, 16) are the per-element error terms. A lane holds E
+    elements of rows ``r4 + 4 i`` of a tile: a chain per row part, then
+    ``(i0 + i2) + (i1 + i3)``, then ``shfl.bfly`` over the parts (xor 1 [, 2]),
+    then over r4 (xor 16: r4 ^ 2; xor 8: r4 ^ 1); each lane adds its own
+    value first, as the kernel does.
+    """
+    rows, groups, _ = terms.shape
+    parts = 16 // lane_elements
+    t = terms.reshape(rows, groups, parts, lane_elements)
+    chain = torch.zeros(rows, groups, parts, dtype=F32)
+    for j in range(lane_elements):
+        chain = chain + t[..., j]
+    chain = chain.reshape(rows // 16, 4, 4, groups, parts)  # row 4 i + r4 -> (i, r4)
+    lane = (chain[:, 0] + chain[:, 2]) + (chain[:, 1] + chain[:, 3])  # (tiles, r4, groups, parts)
+    for off in [1 << b for b in range(parts.bit_length() - 1)]:
+        lane = lane + lane[..., torch.arange(parts) ^ off]
+    for off in (2, 1):
+        lane = lane + lane[:, torch.arange(4) ^ off]
+    return lane[:, 0, :, 0].repeat_interleave(16, dim=0)
 
 
 # Row-scaled candidates (``pinned.row_candidate``): f = 2^e * M_j with M_j = 1 + j/8

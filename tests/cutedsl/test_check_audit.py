@@ -84,17 +84,39 @@ def test_real_variant_compiles_clean(arch, tmp_path):
     from fos_cutedsl.kernel import QuantizeConfig, compile_quantize
 
     fn = compile_quantize(
-        "bfloat16", "16x16", "mse", 256, False, arch, f"--keep-ptx --dump-dir {tmp_path}"
+        "bfloat16", "1x16", "mse", 256, False, arch, f"--keep-ptx --dump-dir {tmp_path}"
     )
     failures, counts = audit_ptx(fn.__ptx__, arch)
     assert failures == []
-    groups = QuantizeConfig("bfloat16", "16x16", "mse", 256, False).groups_per_thread
-    # Per group: amax 4 + approximate-error fold 8 + exact-error fold 8 (the
-    # undecided branch); the exact path's 12 once.
-    assert counts["shfl"] >= 20 * groups + 12
-    # 2 per element per candidate, in the fast path and again in the undecided branch.
-    assert counts["magic fma"] == 128 * groups
-    assert counts["exact-sum fma"] == 32 * groups  # 1 per element per candidate, undecided
+    groups = QuantizeConfig("bfloat16", "1x16", "mse", 256, False).groups_per_thread
+    # 2 per element per candidate, in the fast path and again in the undecided branch,
+    # in both copies of the loop (full CTAs and a ragged last one).
+    assert counts["magic fma"] == 2 * 128 * groups
+    assert counts["exact-sum fma"] == 2 * 32 * groups  # 1 per element per candidate, undecided
+
+
+@pytest.mark.parametrize(("dtype", "lanes"), [("bfloat16", 2), ("float32", 4)])
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
+    """16x16 (``tile``): 8 lanes a tile, undecided tiles in the exact path."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.kernel import QuantizeConfig, compile_quantize
+
+    fn = compile_quantize(
+        dtype, "16x16", "mae", 256, False, arch, f"--keep-ptx --dump-dir {tmp_path}"
+    )
+    failures, counts = audit_ptx(fn.__ptx__, arch)
+    assert failures == []
+    units = QuantizeConfig(dtype, "16x16", "mae", 256, False).groups_per_thread
+    elements = 4 * 16 // lanes  # a unit: 4 rows of 16 / lanes elements
+    levels = (lanes.bit_length() - 1) + 2  # shuffle levels: parts, then 2 of rows
+    # Fast path per unit: amax and both errors; exact path once: amax, and per
+    # candidate the row chains' handoffs (4 rows, lanes - 1 steps), 2 folds, 1 broadcast.
+    exact = levels + 2 * (4 * (lanes - 1) + 2 + 1)
+    # (+1: the DSL broadcasts the shared-memory base with a shfl.idx.)
+    assert counts["shfl"] == 3 * levels * units + exact + 1
+    assert counts["magic fma"] == 2 * 2 * elements * units  # the fast path's only
+    assert counts["exact-sum fma"] == 0
 
 
 def test_undecided_out_of_line_variant_compiles_clean(tmp_path):
@@ -103,13 +125,13 @@ def test_undecided_out_of_line_variant_compiles_clean(tmp_path):
     from fos_cutedsl.kernel import QuantizeConfig, compile_quantize
 
     fn = compile_quantize(
-        "bfloat16", "16x16", "mae", 256, False, "sm_90a", f"--keep-ptx --dump-dir {tmp_path}",
+        "bfloat16", "1x16", "mae", 256, False, "sm_90a", f"--keep-ptx --dump-dir {tmp_path}",
         undecided_inline=False,
     )  # fmt: skip
     failures, counts = audit_ptx(fn.__ptx__, "sm_90a")
     assert failures == []
-    groups = QuantizeConfig("bfloat16", "16x16", "mae", 256, False).groups_per_thread
-    assert counts["magic fma"] == 64 * groups  # the fast path's only
+    groups = QuantizeConfig("bfloat16", "1x16", "mae", 256, False).groups_per_thread
+    assert counts["magic fma"] == 2 * 64 * groups  # the fast path's only, both copies
     assert counts["exact-sum fma"] == 0
 
 

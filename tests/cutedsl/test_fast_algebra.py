@@ -224,9 +224,12 @@ def _near_tie_groups(gen, n, gamax, d, err_mode) -> torch.Tensor:
 
 
 @pytest.mark.parametrize("err_mode", ["mae", "mse"])
-@pytest.mark.parametrize("block", ["1x16", "16x16"])
-def test_bounded_choice_is_spec_choice_where_decided(err_mode, block):
-    """Every choice the bound decides is SPEC's; random groups are nearly all decided."""
+@pytest.mark.parametrize(("block", "lane_elements"), [("1x16", 8), ("16x16", 8), ("16x16", 4)])
+def test_bounded_choice_is_spec_choice_where_decided(err_mode, block, lane_elements):
+    """Every choice the bound decides is SPEC's; random groups are nearly all decided.
+
+    16x16 with 8 (16-bit) and 4 (float32) elements a lane: ``tile``'s sum orders.
+    """
     gen = torch.Generator().manual_seed(7)
     near = _near_tie_groups(gen, 256, 4.0, 1536.0, err_mode)
     if block == "16x16":  # each group on all 16 rows of its tile: the tile is as near a flip
@@ -242,11 +245,12 @@ def test_bounded_choice_is_spec_choice_where_decided(err_mode, block):
         want = fos_reference.quantize_with_choice(
             x, g, block=block, err_mode=err_mode, e4m3_scale_bound=int(d / 6)
         )[2]
-        pick4, decided = fm.bounded_choice(x, gamax, d, err_mode, block)
+        pick4, decided = fm.bounded_choice(x, gamax, d, err_mode, block, lane_elements)
         wrong = decided & (pick4 != want)
         assert not wrong.any(), f"{int(wrong.sum())} decided choices differ from SPEC's"
     random = torch.randn(256, 4096, generator=gen)
-    assert fm.bounded_choice(random, 4.5, 1536.0, err_mode, block)[1].float().mean() > 0.99
+    decided = fm.bounded_choice(random, 4.5, 1536.0, err_mode, block, lane_elements)[1]
+    assert decided.float().mean() > 0.99
 
 
 def _sweep_all(chunk: int = 1 << 24) -> None:

@@ -67,6 +67,26 @@ def test_public_quantize_matches(block):
     assert torch.equal(scales.view(torch.uint8), want_scales.view(torch.uint8))
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_tile_rows_past_grid_y(dtype):
+    """16x16 with more row blocks than grid.y takes (65535): they spill into grid.z."""
+    from fos_cutedsl.kernel import QuantizeConfig
+
+    name = {torch.bfloat16: "bfloat16", torch.float32: "float32"}[dtype]
+    units = QuantizeConfig(name, "16x16", "mae", 256, False).groups_per_thread
+    rows = 16 * units * 65535 + 16 * 3  # two grid.z layers, the last one mostly past the end
+    x = torch.randn(rows, 16, device="cuda", generator=torch.Generator("cuda").manual_seed(3))
+    x = x.to(dtype)
+    gamax = fos_reference.nan_amax(x).reshape(1)
+    codes = torch.full((rows, 8), POISON, dtype=torch.uint8, device="cuda")
+    scales = torch.full((rows, 1), POISON, dtype=torch.uint8, device="cuda")
+    launch(x, gamax, codes, scales, "16x16", "mae", 256)
+    want_codes, want_scales = fos_reference.quantize(x, gamax, block="16x16")
+    assert torch.equal(codes, want_codes), _mismatch("codes", codes, want_codes)
+    want_scales = want_scales.view(torch.uint8)
+    assert torch.equal(scales, want_scales), _mismatch("scales", scales, want_scales)
+
+
 def test_zero_dim_amax_and_one_row_vector():
     x = torch.randn(1, 64, device="cuda")
     for gamax in (torch.tensor(2.5, device="cuda"), torch.tensor([[2.5]], device="cuda")):

@@ -7,6 +7,9 @@ contracted ``fma``; the only ``fma`` are the magic rounding's, whose products
 are exact powers of two, ``grid_value``'s, whose sum is representable, and
 the exact divisions by 6 and by the constant D).
 
+This module is the 1x16 kernel and the arithmetic both kernels share;
+``tile`` lays 16x16 tiles out over lanes and reuses it.
+
 Kernel structure, per thread: ``groups_per_thread`` 1x16 groups one CTA-wide
 stride apart, each through the fast path (``prefetch`` later groups' 16-byte
 loads in flight meanwhile); then, only if a group flagged itself, the exact
@@ -18,8 +21,7 @@ Fast path, per group in SPEC's order:
    (per tensor: once per thread; row-scaled: once per row of the CTA, into a
    shared-memory table).
 2. Block amax: NaN-dropping max of ``|x_i|`` from 0 (16-bit inputs: packed
-   ``max.xorsign.abs`` on bf16x2/f16x2 words, signs cleared at the end); a
-   16x16 tile combines its 16 row amaxes with ``shfl.bfly`` 8, 4, 2, 1.
+   ``max.xorsign.abs`` on bf16x2/f16x2 words, signs cleared at the end).
 3. ``base = (a / 6) * s`` (``a / 6`` as a multiply and an exact fma
    correction); ``c6 = min(base, 448)``, ``c4 = min(base * 1.5, 448)``; both go
    through one ``cvt.rn.satfinite.e4m3x2.f32`` and decode exactly.
@@ -37,16 +39,14 @@ Fast path, per group in SPEC's order:
    pattern is the code shifted left by 22, moved into its nibble by ``mad``);
    an approximate error ``e = sum |RN(r - m)|`` (mse: squares) in units of
    ``m``, scaled by ``y`` (mse: ``y^2``).
-7. 16x16: the 16 row errors fold with ``shfl.bfly`` 8, 4, 2, 1 and ``add.rn``;
-   lane ``i`` adds ``e_i`` and ``e_(i^8)``, then 4, 2, 1, which equals SPEC's
-   ``(((e0+e8)+(e4+e12))+...)`` bit for bit because IEEE addition commutes.
+7. (16x16 tiles only: ``tile``.)
 8. Map-to-4 only when ``err4 < err6`` (ordered: ties and NaN pick map-to-6).
    The approximate errors are within a proven bound of SPEC's
    (``pinned.choose_by_bound``), so where they differ by more than it, their
    order is SPEC's. Otherwise (about 0.1% of random groups; ties, NaN) the
    group computes SPEC's errors exactly: ``fma(r, K, 2^e(r) J)`` is SPEC's
    ``RN(RN(RN(r f) g) / D)`` with per-candidate constants ``K``, ``J``, then
-   ``d = RN(V - |x_i|)`` summed in order, folded as in 7. The signs come
+   ``d = RN(V - |x_i|)`` summed in order. The signs come
    straight from the input words' sign bits (``prmt`` sign-replicate).
    Proofs: ``tests/cutedsl/fast_model.py`` and ``test_fast_algebra.py``.
 
@@ -55,8 +55,7 @@ A group takes the exact path when a candidate's preconditions fail (table
 saturate) or its error is NaN (a NaN element). The exact path recomputes the
 group as SPEC writes it, per element: ``q_i = x_i * inv``, a segment-scaled
 ``RN(y + 2^23)`` E2M1 rounding (SM90) or the hardware conversion (SM100+),
-and ``val = ((dq * f) * gamax) / D`` with ``div.rn``. The warp votes in
-16x16 mode so both tiles of a warp reach the shuffles together.
+and ``val = ((dq * f) * gamax) / D`` with ``div.rn``.
 
 Tiling. 256 threads per CTA. 1x16: group ``t`` is elements ``[16t, 16t+16)``,
 code bytes ``[8t, 8t+8)`` (one 8-byte store) and scale byte ``t``; a full CTA
@@ -64,10 +63,9 @@ addresses its groups as constant offsets from the thread's first, and only a
 ragged last CTA runs a second, clamped copy of the loop. Row-scaled 1x16 is
 2-D: a CTA covers 64 consecutive groups of ``cta_rows`` rows (4 rows per
 step, group ``k`` of a thread ``4k`` rows below its first), so a thread's row
-needs no division and the CTA's rows fit a small table. 16x16: a half-warp
-owns one tile, lane ``r`` its row ``r``. Threads past the end re-read the last
-group and skip their stores, so every lane reaches the shuffles. All addresses
-are computed in 64-bit integers (tensors over 2^31 elements are fine).
+needs no division and the CTA's rows fit a small table. Threads past the end
+re-read the last group and skip their stores. All addresses are computed in
+64-bit integers (tensors over 2^31 elements are fine).
 """
 
 from __future__ import annotations
@@ -98,11 +96,11 @@ _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": 
 DEFAULT_TUNING = {
     ("1x16", False): (4, 2, 0),
     ("1x16", True): (4, 2, 0),
-    ("16x16", False): (8, 1, 0),
+    ("16x16", False): (4, 2, 3),  # 16x16: units (4 rows x 16 bytes of a tile) per thread
 }
-# float32 row-scaled: 16 words a group; 1 group ahead and 4 CTAs per SM measured
-# 95% of copy against 76% with the 16-bit setting.
-FLOAT32_TUNING = {("1x16", True): (4, 1, 4)}
+# float32 (16 words a group or unit): row-scaled 1 group ahead and 4 CTAs per SM
+# measured 95% of copy against 76% with the 16-bit setting; 16x16 4 units, 1 ahead, 4 CTAs.
+FLOAT32_TUNING = {("1x16", True): (4, 1, 4), ("16x16", False): (4, 1, 4)}
 
 
 @dataclass(frozen=True)
@@ -119,10 +117,10 @@ class QuantizeConfig:
     bound: int  # 256 | 448
     row_scaled: bool
     threads: int = 256
-    groups_per_thread: int = 0  # 0: the mode's default; more amortizes the per-CTA setup
+    groups_per_thread: int = 0  # 0: the mode's default (16x16: units); more amortizes setup
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
-    undecided_inline: bool = True  # False: undecided groups go to the exact path (no branch)
+    undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
 
     def __post_init__(self):
         mode = (self.block, self.row_scaled)
@@ -262,9 +260,9 @@ class QuantizeKernel:
         s = pin.global_scale(gamax, d)
         s_dec = pin.div_rn(Float32(1.0), s)
         margin = pin.choice_margin(gamax, cfg.d, cfg.choice_margin)
-        # 1x16: full CTAs run a copy without clamps (each group's addresses are
+        # Full CTAs run a copy without clamps (each group's addresses are
         # constant offsets from the thread's first); the last CTA, if ragged,
-        # runs a clamped copy. 16x16 has one, clamped, copy.
+        # runs a clamped copy.
         per_block = cfg.threads * cfg.groups_per_thread
         full = Int32(chunk + per_block <= total)
         row_lo = Int64(0)
@@ -273,14 +271,12 @@ class QuantizeKernel:
             full = Int32(row_lo + cfg.cta_rows <= rows) & Int32(
                 (Int64(cute.arch.block_idx()[1]) + 1) * 64 <= groups_per_row
             )
-        copies = 2 if cfg.block == "1x16" else 1
-        for copy in cutlass.range_constexpr(copies):
-            ragged = copies == 1 or copy == 1
-            run = Int32(1) if copies == 1 else (full if copy == 0 else 1 - full)
-            if run != 0:
+        for copy in cutlass.range_constexpr(2):
+            ragged = copy == 1
+            if (full if copy == 0 else 1 - full) != 0:
                 # Each thread takes groups_per_thread groups, one CTA-wide stride apart
                 # (coalesced); threads past the end redo the last group and store
-                # nothing, so every lane reaches the 16x16 shuffles. Software
+                # nothing. Software
                 # pipelining: ``prefetch`` groups' loads are in flight while one is
                 # computed; the first ones fly during step 1 and the table build.
                 at = _Position(cfg, first, rows, groups_per_row, total, ragged)
@@ -311,17 +307,9 @@ class QuantizeKernel:
                 else:
                     # Per tensor: step 1 once, and the per-scale-byte constants of steps
                     # 4-6 (inv, y, K, J) once per CTA, one byte per thread.
-                    if tidx < TABLE:
-                        f = pin.e4m3x2_to_f32(Int32(tidx))[1]
-                        inv, yb = _candidate_inv(cfg, f, s_dec, gamax)
-                        k, j, _ = pin.grid_constants(f, gamax, cfg.d)
-                        table[tidx, 0] = inv
-                        table[tidx, 1] = yb
-                        table[tidx, 2] = k
-                        table[tidx, 3] = j
-                    cute.arch.sync_threads()
+                    build_scale_table(cfg, table, s_dec, gamax)
                 for k in cutlass.range_constexpr(cfg.groups_per_thread):
-                    # ======== fast path of one 1x16 group (a 16x16 tile row)
+                    # ======== fast path of one 1x16 group
                     words, (t, _, in_range) = ahead[0]
                     ahead = ahead[1:]
                     if cutlass.const_expr(k + depth < cfg.groups_per_thread):
@@ -353,17 +341,14 @@ class QuantizeKernel:
                     ax = [pin.abs_f32(v) for v in x]
                     codes4, e4 = _fast_candidate(cfg, ax, inv4)
                     codes6, e6 = _fast_candidate(cfg, ax, inv6)
-                    err4, err6 = _fold_tile(cfg, pin.mul_rn(e4, y4), pin.mul_rn(e6, y6))
+                    err4, err6 = pin.mul_rn(e4, y4), pin.mul_rn(e6, y6)
 
                     # ---- step 8: the choice, from the approximate errors where a bound decides
                     pick4, decided = pin.choose_by_bound(err4, err6, y4, y6, margin)
                     same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
                     signs = _sign_nibbles(cfg, words)  # the last use of the group's words
                     undecided = Int32(decided == 0) & Int32(same != 0)
-                    if cutlass.const_expr(cfg.undecided_inline):
-                        if cutlass.const_expr(cfg.block == "16x16"):
-                            # The exact fold's shuffles need the whole warp.
-                            undecided = Int32(cute.arch.vote_any_sync(undecided != 0))
+                    if cutlass.const_expr(cfg.undecided_inline):  # noqa: SIM102 (DSL: own if)
                         if undecided != 0:
                             # Rare (about 0.1% of random groups): SPEC's errors, exactly.
                             if cutlass.const_expr(cfg.row_scaled):
@@ -375,7 +360,6 @@ class QuantizeKernel:
                             ax = [pin.abs_f32(v) for v in _unpack(cfg, _reload_group(cfg, mX, t))]
                             err4 = _exact_errors(cfg, ax, inv4, k4, j4)
                             err6 = _exact_errors(cfg, ax, inv6, k6, j6)
-                            err4, err6 = _fold_tile(cfg, err4, err6)
                             pick4 = pin.less_mask(err4, err6)
 
                     # ---- step 8: select, codes with the input's signs, store
@@ -394,18 +378,9 @@ class QuantizeKernel:
                     flagged = flagged | (slow << k)
 
         # ======== exact path, rare: one copy of its code, run-time loop over the flags
-        if cutlass.const_expr(cfg.block == "16x16"):
-            any_flagged = Int32(cute.arch.vote_any_sync(flagged != 0))
-        else:
-            any_flagged = flagged
-        if any_flagged != 0:
+        if flagged != 0:
             for k in cutlass.range(cfg.groups_per_thread, unroll=1):
-                flag = (flagged >> k) & 1
-                if cutlass.const_expr(cfg.block == "16x16"):
-                    flag = Int32(
-                        cute.arch.vote_any_sync(flag != 0)
-                    )  # the shuffles need the whole warp
-                if flag != 0:
+                if (flagged >> k) & 1 != 0:
                     redo = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total, True)
                     t, in_range, word0, word1, scale = _exact_group(
                         cfg, mX, mAmax, redo.group(k), s_dec, gamax, d
@@ -419,13 +394,8 @@ class _Position:
 
     1x16 per tensor: ``first + k * threads`` (no row). Row-scaled 1x16 (2-D
     grid): column ``64 * block_y + tid % 64`` of row
-    ``cta_rows * block_x + tid / 64 + k * row_lanes``, no division. 16x16: a
-    half-warp per tile, tiles in row-major order, ``threads / 16`` tiles per
-    step, lane ``first % 16`` on the tile's row ``first % 16``; one 64-bit
-    division per thread, then each step divides only the small column offset
-    by a 32-bit fast divisor (``groups_per_row`` < 2^30, which ``api`` checks).
-    Past the end a thread takes the last row or column (1x16) or the last tile
-    row's tile (16x16): valid memory, no store.
+    ``cta_rows * block_x + tid / 64 + k * row_lanes``, no division. Past the
+    end a thread takes the last row or column: valid memory, no store.
     """
 
     def __init__(self, cfg, first, rows, groups_per_row, total, ragged):
@@ -434,14 +404,7 @@ class _Position:
         self.groups_per_row = groups_per_row
         self.total = total
         self.ragged = ragged
-        if cutlass.const_expr(cfg.block == "16x16"):
-            self.divisor = cute.fast_divmod_create_divisor_v2(Int32(groups_per_row))
-            self.lane_row = first & (GROUP - 1)
-            tile = first >> 4
-            self.row0 = tile // groups_per_row  # tile row
-            self.col0 = Int32(tile - self.row0 * groups_per_row)
-            self.last_row = rows // GROUP - 1
-        elif cutlass.const_expr(cfg.row_scaled):
+        if cutlass.const_expr(cfg.row_scaled):
             tidx, _, _ = cute.arch.thread_idx()
             bidx, bidy, _ = cute.arch.block_idx()
             self.col = Int64(bidy) * 64 + Int64(Int32(tidx) & 63)
@@ -453,11 +416,6 @@ class _Position:
     def group(self, k):
         cfg = self.cfg
         v = self.first + k * cfg.threads
-        if cutlass.const_expr(cfg.block == "16x16"):
-            q, col = divmod(self.col0 + k * (cfg.threads // GROUP), self.divisor)
-            tile_row = cutlass.min(self.row0 + Int64(q), self.last_row)
-            row = tile_row * GROUP + self.lane_row
-            return (row * self.groups_per_row + Int64(col), row, v < self.total)
         if cutlass.const_expr(cfg.row_scaled):
             row, col = self.row0 + k * cfg.row_lanes, self.col
             if cutlass.const_expr(not self.ragged):
@@ -521,8 +479,7 @@ def _block_amax_fast(cfg, words, x):
     for w in range(1, cfg.words):
         m = pin.max_abs_16x2(m, words[w], "bf16x2" if cfg.dtype == "bfloat16" else "f16x2")
     lo, hi = _unpack_word(cfg, m)
-    a = pin.fmax(pin.abs_f32(lo), pin.abs_f32(hi))
-    return _tile_amax(cfg, a)
+    return pin.fmax(pin.abs_f32(lo), pin.abs_f32(hi))
 
 
 def _block_amax(cfg, x):
@@ -530,14 +487,6 @@ def _block_amax(cfg, x):
     a = Float32(0.0)
     for v in x:
         a = pin.fmax(a, pin.abs_f32(v))
-    return _tile_amax(cfg, a)
-
-
-def _tile_amax(cfg, a):
-    """16x16: the tile's amax over its 16 rows (max is exact, so any order)."""
-    if cutlass.const_expr(cfg.block == "16x16"):
-        for off in (8, 4, 2, 1):
-            a = pin.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
     return a
 
 
@@ -560,6 +509,24 @@ def _row_candidate(cfg, mantissas, i, f, zero_inv):
     k = i * 8 + ((pin.f32_bits(f) >> 20) & 7)
     inv, y = pin.row_candidate(f, mantissas[k, 0], mantissas[k, 1], zero_inv)
     return inv, pin.bound_scale(y, cfg.err_mode == "mse")
+
+
+@cute.jit
+def build_scale_table(cfg, table, s_dec, gamax, exact_values: cutlass.Constexpr = True):
+    """Per tensor: the constants of steps 4-6 (inv, y, K, J) for every scale byte,
+    one byte per thread, then a CTA barrier. ``exact_values=False`` leaves K and J
+    out (only the inline undecided branch uses them)."""
+    tidx, _, _ = cute.arch.thread_idx()
+    if tidx < TABLE:
+        f = pin.e4m3x2_to_f32(Int32(tidx))[1]
+        inv, yb = _candidate_inv(cfg, f, s_dec, gamax)
+        table[tidx, 0] = inv
+        table[tidx, 1] = yb
+        if cutlass.const_expr(exact_values):
+            k, j, _ = pin.grid_constants(f, gamax, cfg.d)
+            table[tidx, 2] = k
+            table[tidx, 3] = j
+    cute.arch.sync_threads()
 
 
 def _candidate_inv(cfg, f, s_dec, gamax):
@@ -610,15 +577,6 @@ def _add_error(cfg, err, diff):
     return pin.add_rn(err, pin.mul_rn(diff, diff))
 
 
-def _fold_tile(cfg, err4, err6):
-    """Step 7: a 16x16 tile folds its 16 row errors by 8, 4, 2, 1 (1x16: unchanged)."""
-    if cutlass.const_expr(cfg.block == "16x16"):
-        for off in (8, 4, 2, 1):
-            err4 = pin.add_rn(err4, cute.arch.shuffle_sync_bfly(err4, offset=off))
-            err6 = pin.add_rn(err6, cute.arch.shuffle_sync_bfly(err6, offset=off))
-    return err4, err6
-
-
 def _sign_nibbles(cfg, words):
     """Per code word, 0xF in nibble j where element j's sign bit is set (from the raw input)."""
     if cutlass.const_expr(cfg.dtype == "float32"):
@@ -659,7 +617,6 @@ def _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d):
     """Steps 4-8 exactly as SPEC writes them, per element: two code words and the scale byte."""
     words4, err4 = _candidate(cfg, x, f4, s_dec, gamax, d)
     words6, err6 = _candidate(cfg, x, f6, s_dec, gamax, d)
-    err4, err6 = _fold_tile(cfg, err4, err6)
     pick4 = pin.less_mask(err4, err6)
     keep6 = pick4 ^ -1
     word0 = (words4[0] & pick4) | (words6[0] & keep6)
@@ -669,31 +626,48 @@ def _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d):
 
 def _candidate(cfg, x, f, s_dec, gamax, d):
     """Steps 4-6 for one candidate scale ``f``: packed codes (two words) and error."""
-    inv = pin.fmin(pin.div_rn(Float32(1.0), pin.mul_rn(f, s_dec)), Float32(FLT_MAX))
-    q = [pin.mul_rn(x[i], inv) for i in range(GROUP)]
+    words, diffs = exact_codes(x, f, exact_inv(f, s_dec), gamax, d)
+    err = Float32(0.0)
+    for i in range(GROUP):
+        err = _add_error(cfg, err, diffs[i])
+    return words, err
+
+
+def exact_inv(f, s_dec):
+    """SPEC step 4: ``inv = min(RN(1 / RN(f s_dec)), FLT_MAX)``."""
+    return pin.fmin(pin.div_rn(Float32(1.0), pin.mul_rn(f, s_dec)), Float32(FLT_MAX))
+
+
+def exact_codes(x, f, inv, gamax, d):
+    """Steps 5-6 as SPEC writes them for elements ``x`` (a multiple of 8), candidate ``f``.
+
+    Returns the signed E2M1 codes, 8 to a word (element ``8w + j`` in nibble
+    ``j`` of word ``w``), and each element's ``d_i = RN(val_i - x_i)``.
+    """
+    q = [pin.mul_rn(v, inv) for v in x]
     hw_fp4 = BaseDSL._get_dsl().get_arch_enum() >= Arch.sm_100
     words = []
     dq = []
     if cutlass.const_expr(hw_fp4):
-        for w in range(2):
+        for w in range(len(x) // 8):
             word = pin.cvt_e2m1x8(*q[8 * w : 8 * w + 8])
             words.append(word)
             for b in range(4):
                 lo, hi = pin.e2m1x2_to_f32(word, b)
                 dq.extend((lo, hi))
     else:
-        for w in range(2):
+        for w in range(len(x) // 8):
             word = Int32(0)
             for j in range(8):
                 code, value = pin.e2m1_round_sw(q[8 * w + j])
                 dq.append(value)
                 word = word | (code << (4 * j))
             words.append(word)
-    err = Float32(0.0)
-    for i in range(GROUP):
+    diffs = []
+    for i in range(len(x)):
         val = pin.div_rn(pin.mul_rn(pin.mul_rn(dq[i], f), gamax), d)
-        err = _add_error(cfg, err, pin.sub_rn(val, x[i]))
-    return words, err
+        diffs.append(pin.sub_rn(val, x[i]))
+    return words, diffs
 
 
 def compile_quantize(
@@ -718,6 +692,12 @@ def compile_quantize(
     ``tuning`` sets ``QuantizeConfig``'s tuning knobs (same bits, other speed).
     """
     cfg = QuantizeConfig(dtype, block, err_mode, bound, row_scaled, **tuning)
+    if block == "16x16":
+        from .tile import TileKernel
+
+        kernel = TileKernel(cfg)
+    else:
+        kernel = QuantizeKernel(cfg)
     rows = cute.sym_int64()
     cols = cute.sym_int64(divisibility=GROUP)
     half_cols = cute.sym_int64(divisibility=GROUP // 2)
@@ -729,7 +709,7 @@ def compile_quantize(
     scales = fake(Uint8, (rows, groups), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     return cute.compile(
-        QuantizeKernel(cfg),
+        kernel,
         x,
         amax,
         codes,

@@ -685,3 +685,23 @@ def zero_scale_inv(gamax, *, loc=None, ip=None) -> Float32:
         " and.pred a, a, b; selp.f32 $0, 0f7F7FFFFF, 0f7FFFFFFF, a; }"
     )
     return Float32(_asm(T.f32(), [_f(gamax, loc, ip)], text, "=f,f"))
+
+
+@dsl_user_op
+def store_if(mask, addr, value, bits: int, *, loc=None, ip=None) -> None:
+    """``st.global.u{bits}`` of ``value``'s low bits at ``addr`` where ``mask`` is nonzero.
+
+    A predicated store instead of a branch: lanes past a tensor's edge skip it
+    without splitting the code into blocks.
+    """
+    text = f"{{ .reg .pred p; setp.ne.u32 p, $0, 0; @p st.global.u{bits} [$1], $2; }}"
+    ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip), _i(value, loc, ip)]
+    llvm.inline_asm(
+        None,
+        ops,
+        text,
+        "r,l,r",
+        has_side_effects=True,
+        is_align_stack=False,
+        asm_dialect=llvm.AsmDialect.AD_ATT,
+    )

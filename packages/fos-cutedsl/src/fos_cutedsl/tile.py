@@ -1,0 +1,394 @@
+"""16x16 tiles: one scale per 16x16 tile, with every load a whole cache line.
+
+Same arithmetic as ``kernel`` (its fast path and exact path, SPEC.md steps
+1-8); what differs is how a tile's 256 elements are spread over lanes.
+
+Lane layout. A warp works on a *strip*: 16 rows x 128 bytes, i.e. 4 16-bit
+tiles or 2 float32 tiles side by side. Lane ``8 r4 + c8`` holds the 16 bytes
+at byte ``16 c8`` of rows ``r4``, ``r4 + 4``, ``r4 + 8`` and ``r4 + 12`` (a
+*unit*: 4 loads, ``E`` = 8 16-bit or 4 float32 elements each), so every
+16-byte load of the warp reads 4 whole 128-byte lines. A tile is ``L = 16 / E``
+lanes wide (``part = c8 % L``) and 4 lanes tall: its 8 lanes combine the
+amax and the errors with ``shfl.bfly`` (xor 1 [and 2] across parts, then 16
+and 8 across rows).
+
+- Fast path (``kernel``'s, per unit): the errors are approximate, so any sum
+  order within the proven bound will do: per row a chain over the lane's
+  ``E`` elements, then ``(row r4 + row r4+8) + (row r4+4 + row r4+12)``, the
+  parts, the rows, and one multiply by ``y``: at most 13 roundings, fewer
+  than the 1x16 chain and fold that ``pinned.choose_by_bound``'s bound
+  allows for. An undecided or failing tile is flagged for the exact path.
+- Exact path (rare; after the loop, per flagged unit, the warp together):
+  SPEC's row error is one chain over 16 elements in order, so part ``p``
+  continues the chain of part ``p - 1`` (``shfl.up``); then the rows fold as
+  SPEC step 7 writes it (8 and 4 inside the lane, 2 and 1 across lanes, each
+  ``+`` commutative), and the part ``L - 1`` lane's result is broadcast.
+
+Grid: CTA ``(x, y, z)`` takes strips ``[8 x, 8 x + 8)``, one per warp, and
+tile rows ``[b K, b K + K)`` with ``b = z * gridDim.y + y`` (``K`` =
+``groups_per_thread``, a unit per tile row; z only past grid.y's 65535).
+Lanes past the right or bottom edge redo the last tile (valid memory, the
+same shuffles) and store nothing.
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+from cuda.bindings.driver import CUstream
+from cutlass import Float32, Int32, Int64, Uint32
+
+from . import pinned as pin
+from .kernel import (
+    GROUP,
+    TABLE,
+    QuantizeConfig,
+    _add_error,
+    _candidate_scales,
+    _launch_bounds,
+    _unpack_word,
+    build_scale_table,
+    exact_codes,
+    exact_inv,
+)
+
+ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
+WARPS = 8  # 256 threads: one strip per warp
+
+
+def lane_elements(cfg: QuantizeConfig) -> int:
+    """``E``: the elements of one 16-byte load (8 16-bit or 4 float32)."""
+    return 128 // cfg.element.width
+
+
+def strip_tiles(cfg: QuantizeConfig) -> int:
+    """Tiles side by side in a warp's 128-byte strip (4 16-bit, 2 float32)."""
+    return 8 * lane_elements(cfg) // GROUP
+
+
+class TileKernel:
+    """Host launcher and device kernel for one 16x16 ``QuantizeConfig``."""
+
+    def __init__(self, config: QuantizeConfig):
+        assert config.block == "16x16" and not config.row_scaled and config.threads == 256
+        self.cfg = config
+
+    @cute.jit
+    def __call__(
+        self,
+        mX: cute.Tensor,  # (R, C) bf16/f16/f32, row-major, R % 16 == 0
+        mAmax: cute.Tensor,  # (1,) float32
+        mCodes: cute.Tensor,  # (R, C/2) uint8
+        mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
+        stream: CUstream,
+    ):
+        tile_rows = Int64(mX.shape[0]) // GROUP
+        tile_cols = Int64(mX.shape[1]) // GROUP
+        units = self.cfg.groups_per_thread
+        per_y = WARPS * strip_tiles(self.cfg)
+        # Strip blocks in x (along the rows first: measured faster than tile rows
+        # first), row blocks in y, and z past grid.y's 65535.
+        row_blocks = (tile_rows + (units - 1)) // units
+        layers = (row_blocks + 65534) // 65535
+        grid = [
+            Int32((tile_cols + (per_y - 1)) // per_y),
+            Int32((row_blocks + (layers - 1)) // layers),
+            Int32(layers),
+        ]
+        self.kernel(mX, mAmax, mCodes, mScales, tile_rows, tile_cols).launch(
+            grid=grid,
+            block=[self.cfg.threads, 1, 1],
+            smem=self.cfg.smem_bytes,
+            stream=stream,
+            **_launch_bounds(self.cfg),
+        )
+
+    @cute.kernel
+    def kernel(
+        self,
+        mX: cute.Tensor,
+        mAmax: cute.Tensor,
+        mCodes: cute.Tensor,
+        mScales: cute.Tensor,
+        tile_rows: Int64,
+        tile_cols: Int64,
+    ):
+        cfg = self.cfg
+        d = Float32(cfg.d)
+        smem = cutlass.memory.SmemAllocator()
+        table = smem.allocate_tensor(
+            Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
+        )
+        lanes = _Lanes(cfg, mX, mCodes, mScales, tile_rows, tile_cols)
+        gamax = mAmax[0]
+        s = pin.global_scale(gamax, d)
+        s_dec = pin.div_rn(Float32(1.0), s)
+        margin = pin.choice_margin(gamax, cfg.d, cfg.choice_margin)
+        # The first units' loads fly during step 1 and the table build.
+        depth = min(cfg.prefetch, cfg.groups_per_thread)
+        ahead = [_load_unit(lanes, k) for k in range(depth)]
+        build_scale_table(cfg, table, s_dec, gamax, False)  # no K, J: no inline exact errors
+        flagged = Int32(0)  # bit k: unit k's tile needs the exact path
+        for k in cutlass.range_constexpr(cfg.groups_per_thread):
+            # ======== fast path of one unit (4 rows x E elements of a tile)
+            words = ahead[0]
+            ahead = ahead[1:]
+            if cutlass.const_expr(k + depth < cfg.groups_per_thread):
+                ahead.append(_load_unit(lanes, k + depth))
+            # ---- steps 2-3: tile amax, candidate scales
+            a = _tile_max(cfg, _lane_amax_fast(cfg, words))
+            pair, _, _ = _candidate_scales(a, s)
+
+            # ---- steps 4-6: table constants, magic rounding, approximate errors
+            byte4, byte6 = (pair >> 8) & 0xFF, pair & 0xFF
+            inv4, y4 = table[byte4, 0], table[byte4, 1]
+            inv6, y6 = table[byte6, 0], table[byte6, 1]
+            codes4, codes6, rows4, rows6, signs = _fast_candidates(cfg, words, inv4, inv6)
+            err4 = pin.mul_rn(_tile_sum(cfg, _fold_rows(rows4)), y4)
+            err6 = pin.mul_rn(_tile_sum(cfg, _fold_rows(rows6)), y6)
+
+            # ---- step 8: the choice where the bound decides it, codes with signs, store
+            pick4, decided = pin.choose_by_bound(err4, err6, y4, y6, margin)
+            codes = [
+                pin.with_signs(pin.select_bits(pick4, codes4[w], codes6[w]), signs[w])
+                for w in range(len(signs))
+            ]
+            _store_unit(lanes, k, codes, pin.select_bits(pick4, pair >> 8, pair))
+            # The exact path redoes the tile where the bound left the choice open
+            # (and the scales differ) or a shortcut's precondition failed.
+            same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
+            undecided = Int32(decided == 0) & Int32(same != 0)
+            slow = pin.fast_path_fails(a, inv4, inv6, err4, err6) | undecided
+            flagged = flagged | (slow << k)
+
+        # ======== exact path, rare: the whole warp, once per flagged unit
+        if Int32(cute.arch.vote_any_sync(flagged != 0)) != 0:
+            for k in cutlass.range(cfg.groups_per_thread, unroll=1):
+                if Int32(cute.arch.vote_any_sync(((flagged >> k) & 1) != 0)) != 0:
+                    # Fresh names: the DSL would carry the fast loop's lists through here.
+                    exact, exact_scale = _exact_unit(cfg, lanes, k, s, s_dec, gamax, d)
+                    _store_unit(lanes, k, exact, exact_scale)
+
+
+class _Lanes:
+    """Where a lane's unit ``k`` lies (see the module docstring).
+
+    Each array has the lane's own base address (tile row 0) and a row stride,
+    so a unit's addresses are its tile row's offset plus multiples of the
+    stride. ``k`` may be a run-time value (the exact path's loop). All
+    addresses are 64-bit; a unit past the bottom or right edge is clamped
+    onto the last tile row or column and ``in_range(k)`` is false.
+    """
+
+    def __init__(self, cfg, mX, mCodes, mScales, tile_rows, tile_cols):
+        tidx, _, _ = cute.arch.thread_idx()
+        strip_block, row_block, layer = cute.arch.block_idx()
+        row_block = Int64(layer) * cute.arch.grid_dim()[1] + Int64(row_block)
+        e = lane_elements(cfg)
+        parts = GROUP // e
+        lane = Int32(tidx) & 31
+        c8 = lane & 7
+        self.cfg, self.e, self.parts, self.lane = cfg, e, parts, lane
+        self.part = c8 & (parts - 1)
+        tile = Int64(strip_block) * (WARPS * strip_tiles(cfg)) + Int64(
+            (Int32(tidx) >> 5) * strip_tiles(cfg) + (c8 >> (parts.bit_length() - 1))
+        )
+        self.col_ok = tile < tile_cols
+        tile = cutlass.min(tile, tile_cols - 1)
+        self.tile_row0 = row_block * cfg.groups_per_thread  # past the end in a last layer
+        self.tile_rows = tile_rows
+        r4 = Int64(lane >> 3)
+        cols = tile_cols * GROUP  # elements per row
+        first = r4 * cols + tile * GROUP + Int64(self.part * e)  # element, tile row 0
+        esize = cfg.element.width // 8
+        self.x = (mX.iterator.toint() + first * esize, cols * esize)
+        self.codes = (mCodes.iterator.toint() + first // 2, cols // 2)
+        # the scale byte of row r4 + 4 part (the first row this lane stores it on)
+        self.scales = (
+            mScales.iterator.toint() + (r4 + 4 * self.part) * tile_cols + tile,
+            tile_cols,
+        )
+
+    def in_range(self, k):
+        return self.col_ok & (self.tile_row0 + k < self.tile_rows)
+
+    def address(self, array, k, row):
+        """Address in ``array`` (``self.x`` ...) of the lane's ``row`` (0..15) of unit ``k``."""
+        base, stride = array
+        tile_row = cutlass.min(self.tile_row0 + k, self.tile_rows - 1)
+        return base + (tile_row * GROUP + row) * stride
+
+
+def _load_unit(lanes, k):
+    """Issue unit ``k``'s four 16-byte loads: its 16 raw 32-bit words, rows in order."""
+    words = []
+    for i in range(ROWS_PER_LANE):
+        addr = lanes.address(lanes.x, k, ROWS_PER_LANE * i)
+        ptr = cute.make_ptr(Uint32, addr, cute.AddressSpace.gmem, assumed_align=16)
+        rX = cute.make_rmem_tensor((4,), Uint32)
+        cute.autovec_copy(cute.make_tensor(ptr, cute.make_layout(4)), rX)
+        words.extend(rX[w] for w in range(4))
+    return words
+
+
+def _reload_row(lanes, k, i):
+    """Row ``i`` of unit ``k`` (4 raw words), read again (``pinned.reload_v4``)."""
+    return pin.reload_v4(lanes.address(lanes.x, k, ROWS_PER_LANE * i))
+
+
+def _store_unit(lanes, k, codes, scale):
+    """Unit ``k``'s codes (``E / 2`` bytes a row) and its tile's scale byte on its rows.
+
+    Part ``p`` of a tile stores the scale byte on its rows ``i = p, p + L, ..``
+    (``r4 + 4 i``), so each of the tile's 16 rows gets it once. Predicated
+    stores: a lane past the edge stores nothing.
+    """
+    in_range = Int32(lanes.in_range(k))
+    for i in range(ROWS_PER_LANE):
+        c_addr = lanes.address(lanes.codes, k, ROWS_PER_LANE * i)
+        if cutlass.const_expr(lanes.e == 8):
+            pin.store_if(in_range, c_addr, codes[i], 32)
+        else:  # float32: a code word holds rows 2w and 2w + 1
+            pin.store_if(in_range, c_addr, codes[i // 2] >> (16 * (i % 2)), 16)
+    for t in range(ROWS_PER_LANE // lanes.parts):
+        s_addr = lanes.address(lanes.scales, k, ROWS_PER_LANE * lanes.parts * t)
+        pin.store_if(in_range, s_addr, scale, 8)
+
+
+def _lane_amax_fast(cfg, words):
+    """The lane's part of step 2 for the fast path (exact for NaN-free units).
+
+    16-bit inputs: packed magnitude max over the raw words, two elements an
+    instruction; a NaN element makes the errors NaN, which flags the tile.
+    """
+    if cutlass.const_expr(cfg.dtype == "float32"):
+        return _block_amax_lane([pin.as_f32(w) for w in words])
+    m = words[0]
+    for w in words[1:]:
+        m = pin.max_abs_16x2(m, w, "bf16x2" if cfg.dtype == "bfloat16" else "f16x2")
+    lo, hi = _unpack_word(cfg, m)
+    return pin.fmax(pin.abs_f32(lo), pin.abs_f32(hi))
+
+
+def _tile_offsets(cfg):
+    """``shfl.bfly`` offsets over a tile's 8 lanes: its parts (1, or 1 and 2), then rows."""
+    parts = [1 << b for b in range((GROUP // lane_elements(cfg)).bit_length() - 1)]
+    return [*parts, 16, 8]
+
+
+def _tile_max(cfg, a):
+    """Step 2 over the tile's 8 lanes (max is exact, so any order)."""
+    for off in _tile_offsets(cfg):
+        a = pin.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
+    return a
+
+
+def _fast_candidates(cfg, words, inv4, inv6):
+    """Steps 4-6 for both candidates, fast, 8 elements (one code word) at a time.
+
+    Returns each candidate's code words and per-row approximate errors (the
+    sum of ``|RN(r_i - m_i)|``, mae, or its square, in units of ``m``, as
+    ``kernel._fast_candidate`` for a 1x16 group), and the sign nibbles. Going
+    word by word lets each input word die early (registers bound the CTAs
+    per SM).
+    """
+    e = lane_elements(cfg)
+    per_word = len(words) // ROWS_PER_LANE * 8 // e  # raw words per 8 elements
+    codes4, codes6, signs = [], [], []
+    rows4, rows6 = [Float32(0.0)] * ROWS_PER_LANE, [Float32(0.0)] * ROWS_PER_LANE
+    for w in range(len(words) // per_word):
+        raw = words[per_word * w : per_word * (w + 1)]
+        signs.append(_sign_nibbles(cfg, raw))
+        r4, r6 = [], []
+        for j, v in enumerate(v for word in raw for v in _unpack_word(cfg, word)):
+            row = (8 * w + j) // e
+            ax = pin.abs_f32(v)
+            for inv, r, rows in ((inv4, r4, rows4), (inv6, r6, rows6)):
+                m = pin.mul_rn(ax, inv)
+                r.append(pin.e2m1_round_magic(m))
+                rows[row] = _add_error(cfg, rows[row], pin.sub_rn(r[-1], m))
+        codes4.append(pin.grid_codes8(r4))
+        codes6.append(pin.grid_codes8(r6))
+    return codes4, codes6, rows4, rows6, signs
+
+
+def _fold_rows(rows):
+    """The lane's rows as SPEC step 7 folds them: (r4 + r4+8) + (r4+4 + r4+12)."""
+    return pin.add_rn(pin.add_rn(rows[0], rows[2]), pin.add_rn(rows[1], rows[3]))
+
+
+def _tile_sum(cfg, e):
+    """The approximate error summed over the tile's parts, then its rows."""
+    for off in _tile_offsets(cfg):
+        e = pin.add_rn(e, cute.arch.shuffle_sync_bfly(e, offset=off))
+    return e
+
+
+def _sign_nibbles(cfg, raw):
+    """The raw words of 8 elements: 0xF in nibble j where element j's sign bit is set."""
+    if cutlass.const_expr(cfg.dtype == "float32"):
+        return pin.sign_nibbles32(raw)
+    return pin.sign_nibbles16(*raw)
+
+
+def _exact_unit(cfg, lanes, k, s, s_dec, gamax, d):
+    """Unit ``k``'s tile as SPEC writes it: (code words, scale byte). The warp runs it together.
+
+    Each candidate rereads the unit (``pinned.reload_v4``: the compiler cannot
+    merge the loads, so no unpacked elements stay live across the path).
+    """
+    x = [v for w in _load_unit(lanes, k) for v in _unpack_word(cfg, w)]
+    a = _tile_max(cfg, _block_amax_lane(x))
+    pair, f4, f6 = _candidate_scales(a, s, fast=False)
+    codes4, err4 = _exact_candidate(cfg, lanes, k, f4, s_dec, gamax, d)
+    codes6, err6 = _exact_candidate(cfg, lanes, k, f6, s_dec, gamax, d)
+    pick4 = pin.less_mask(err4, err6)
+    codes = [pin.select_bits(pick4, codes4[w], codes6[w]) for w in range(len(codes4))]
+    return codes, pin.select_bits(pick4, pair >> 8, pair)
+
+
+def _block_amax_lane(x):
+    """Step 2 as SPEC writes it over the lane's elements: NaN-dropping max of ``|x_i|`` from 0."""
+    a = Float32(0.0)
+    for v in x:
+        a = pin.fmax(a, pin.abs_f32(v))
+    return a
+
+
+def _exact_candidate(cfg, lanes, k, f, s_dec, gamax, d):
+    """SPEC steps 4-7 for candidate ``f``: code words and the tile's error (every lane).
+
+    One code word (8 elements) at a time, so few values stay live; each row's
+    error is SPEC's chain over its 16 elements (``_row_error``), and the rows
+    fold by 8 and 4 in the lane, by 2 and 1 across lanes; every lane of the
+    tile takes the result of its last part.
+    """
+    e = lane_elements(cfg)
+    parts = GROUP // e
+    inv = exact_inv(f, s_dec)
+    codes, rows = [], []
+    for w in range(ROWS_PER_LANE * e // 8):
+        raw = [v for i in range(w * 8 // e, (w + 1) * 8 // e) for v in _reload_row(lanes, k, i)]
+        x = [v for word in raw for v in _unpack_word(cfg, word)]
+        word, diffs = exact_codes(x, f, inv, gamax, d)
+        codes.extend(word)
+        rows.extend(_row_error(cfg, lanes, diffs[i : i + e]) for i in range(0, 8, e))
+    err = _fold_rows(rows)
+    for off in (16, 8):
+        err = pin.add_rn(err, cute.arch.shuffle_sync_bfly(err, offset=off))
+    return codes, cute.arch.shuffle_sync(err, offset=lanes.lane | (parts - 1))
+
+
+def _row_error(cfg, lanes, diffs):
+    """SPEC step 6's chain over one tile row, whose 16 elements lie in L lanes.
+
+    Part ``p`` starts where part ``p - 1`` ended (``shfl.up`` by one lane);
+    after ``L`` steps the last part holds the row's error.
+    """
+    acc = Float32(0.0)
+    for step in range(GROUP // lane_elements(cfg)):
+        err = Float32(0.0) if step == 0 else cute.arch.shuffle_sync_up(acc, offset=1)
+        for diff in diffs:
+            err = _add_error(cfg, err, diff)
+        acc = pin.pick_f32(Int32(lanes.part == step), err, acc)
+    return acc

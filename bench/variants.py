@@ -36,12 +36,10 @@ F32_16X16 = ("float32", "16x16", False, "mae")
 VARIANTS = (
     ("default", *BF16_1X16, {}),
     ("default", *BF16_16X16, {}),
-    ("4 units p2 3 CTAs", *BF16_16X16, {"groups_per_thread": 4, "prefetch": 2, "min_blocks": 3}),
-    ("2 units p1 3 CTAs", *BF16_16X16, {"groups_per_thread": 2, "prefetch": 1, "min_blocks": 3}),
+    ("6 units p2 3 CTAs", *BF16_16X16, {"groups_per_thread": 6, "prefetch": 2, "min_blocks": 3}),
+    ("2 units p2 3 CTAs", *BF16_16X16, {"groups_per_thread": 2, "prefetch": 2, "min_blocks": 3}),
     ("default", *F32_16X16, {}),
-    ("4 units p1 4 CTAs", *F32_16X16, {"groups_per_thread": 4, "prefetch": 1, "min_blocks": 4}),
-    ("4 units p1 3 CTAs", *F32_16X16, {"groups_per_thread": 4, "prefetch": 1, "min_blocks": 3}),
-    ("2 units p2 4 CTAs", *F32_16X16, {"groups_per_thread": 2, "prefetch": 2, "min_blocks": 4}),
+    ("6 units p1 4 CTAs", *F32_16X16, {"groups_per_thread": 6, "prefetch": 1, "min_blocks": 4}),
 )
 
 

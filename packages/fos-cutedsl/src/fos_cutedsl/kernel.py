@@ -178,7 +178,7 @@ class QuantizeConfig:
         return GROUP * (self.element.width // 8) // 4
 
 
-def _launch_bounds(cfg: QuantizeConfig) -> dict:
+def launch_bounds(cfg: QuantizeConfig) -> dict:
     """``__launch_bounds__(threads, min_blocks)`` when asked; an explicit carveout
     keeps the DSL from querying a GPU at compile time."""
     if not cfg.min_blocks:
@@ -225,7 +225,7 @@ class QuantizeKernel:
             block=[threads, 1, 1],
             smem=self.cfg.smem_bytes,
             stream=stream,
-            **_launch_bounds(self.cfg),
+            **launch_bounds(self.cfg),
         )
 
     @cute.kernel
@@ -328,7 +328,7 @@ class QuantizeKernel:
 
                     # ---- steps 2-3: block amax, candidate scales
                     a = _block_amax_fast(cfg, words, x)
-                    pair, f4, f6 = _candidate_scales(a, s)
+                    pair, f4, f6 = candidate_scales(a, s)
 
                     # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
                     byte4, byte6 = (pair >> 8) & 0xFF, pair & 0xFF
@@ -454,10 +454,10 @@ def _reload_group(cfg, mX, t):
 
 def _unpack(cfg, words):
     """The group's 16 elements as exact float32, from its raw words."""
-    return [v for w in range(cfg.words) for v in _unpack_word(cfg, words[w])]
+    return [v for w in range(cfg.words) for v in unpack_word(cfg, words[w])]
 
 
-def _unpack_word(cfg, w):
+def unpack_word(cfg, w):
     """The elements of one raw 32-bit word (16-bit inputs: low half first)."""
     if cutlass.const_expr(cfg.dtype == "bfloat16"):
         return list(pin.unpack_bf16x2(w))
@@ -478,7 +478,7 @@ def _block_amax_fast(cfg, words, x):
     m = words[0]
     for w in range(1, cfg.words):
         m = pin.max_abs_16x2(m, words[w], "bf16x2" if cfg.dtype == "bfloat16" else "f16x2")
-    lo, hi = _unpack_word(cfg, m)
+    lo, hi = unpack_word(cfg, m)
     return pin.fmax(pin.abs_f32(lo), pin.abs_f32(hi))
 
 
@@ -490,7 +490,7 @@ def _block_amax(cfg, x):
     return a
 
 
-def _candidate_scales(a, s, fast=True):
+def candidate_scales(a, s, fast=True):
     """Step 3: the E4M3 pair (c4 byte high, c6 byte low) and both exact values.
 
     ``fast``: ``a / 6`` by ``div6`` (its small-``a`` range flags the group).
@@ -557,7 +557,7 @@ def _fast_candidate(cfg, ax, inv):
     for i in range(GROUP):
         m = pin.mul_rn(ax[i], inv)
         r.append(pin.e2m1_round_magic(m))
-        err = _add_error(cfg, err, pin.sub_rn(r[i], m))
+        err = add_error(cfg, err, pin.sub_rn(r[i], m))
     return [pin.grid_codes8(r[0:8]), pin.grid_codes8(r[8:16])], err
 
 
@@ -566,11 +566,11 @@ def _exact_errors(cfg, ax, inv, k, j):
     err = Float32(0.0)
     for i in range(GROUP):
         r = pin.e2m1_round_magic(pin.mul_rn(ax[i], inv))
-        err = _add_error(cfg, err, pin.sub_rn(pin.grid_value(r, k, j), ax[i]))
+        err = add_error(cfg, err, pin.sub_rn(pin.grid_value(r, k, j), ax[i]))
     return err
 
 
-def _add_error(cfg, err, diff):
+def add_error(cfg, err, diff):
     """SPEC step 6's running sum: ``err + |d|`` (mae) or ``err + d * d`` (mse)."""
     if cutlass.const_expr(cfg.err_mode == "mae"):
         return pin.add_rn(err, pin.abs_f32(diff))
@@ -609,7 +609,7 @@ def _exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):
         s_dec = pin.div_rn(Float32(1.0), s)
     else:
         s = pin.global_scale(gamax, d)
-    pair, f4, f6 = _candidate_scales(_block_amax(cfg, x), s, fast=False)
+    pair, f4, f6 = candidate_scales(_block_amax(cfg, x), s, fast=False)
     return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
 
 
@@ -629,7 +629,7 @@ def _candidate(cfg, x, f, s_dec, gamax, d):
     words, diffs = exact_codes(x, f, exact_inv(f, s_dec), gamax, d)
     err = Float32(0.0)
     for i in range(GROUP):
-        err = _add_error(cfg, err, diffs[i])
+        err = add_error(cfg, err, diffs[i])
     return words, err
 
 

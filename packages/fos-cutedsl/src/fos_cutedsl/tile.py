@@ -43,13 +43,13 @@ from .kernel import (
     GROUP,
     TABLE,
     QuantizeConfig,
-    _add_error,
-    _candidate_scales,
-    _launch_bounds,
-    _unpack_word,
+    add_error,
     build_scale_table,
+    candidate_scales,
     exact_codes,
     exact_inv,
+    launch_bounds,
+    unpack_word,
 )
 
 ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
@@ -100,7 +100,7 @@ class TileKernel:
             block=[self.cfg.threads, 1, 1],
             smem=self.cfg.smem_bytes,
             stream=stream,
-            **_launch_bounds(self.cfg),
+            **launch_bounds(self.cfg),
         )
 
     @cute.kernel
@@ -137,7 +137,7 @@ class TileKernel:
                 ahead.append(_load_unit(lanes, k + depth))
             # ---- steps 2-3: tile amax, candidate scales
             a = _tile_max(cfg, _lane_amax_fast(cfg, words))
-            pair, _, _ = _candidate_scales(a, s)
+            pair, _, _ = candidate_scales(a, s)
 
             # ---- steps 4-6: table constants, magic rounding, approximate errors
             byte4, byte6 = (pair >> 8) & 0xFF, pair & 0xFF
@@ -266,7 +266,7 @@ def _lane_amax_fast(cfg, words):
     m = words[0]
     for w in words[1:]:
         m = pin.max_abs_16x2(m, w, "bf16x2" if cfg.dtype == "bfloat16" else "f16x2")
-    lo, hi = _unpack_word(cfg, m)
+    lo, hi = unpack_word(cfg, m)
     return pin.fmax(pin.abs_f32(lo), pin.abs_f32(hi))
 
 
@@ -300,13 +300,13 @@ def _fast_candidates(cfg, words, inv4, inv6):
         raw = words[per_word * w : per_word * (w + 1)]
         signs.append(_sign_nibbles(cfg, raw))
         r4, r6 = [], []
-        for j, v in enumerate(v for word in raw for v in _unpack_word(cfg, word)):
+        for j, v in enumerate(v for word in raw for v in unpack_word(cfg, word)):
             row = (8 * w + j) // e
             ax = pin.abs_f32(v)
             for inv, r, rows in ((inv4, r4, rows4), (inv6, r6, rows6)):
                 m = pin.mul_rn(ax, inv)
                 r.append(pin.e2m1_round_magic(m))
-                rows[row] = _add_error(cfg, rows[row], pin.sub_rn(r[-1], m))
+                rows[row] = add_error(cfg, rows[row], pin.sub_rn(r[-1], m))
         codes4.append(pin.grid_codes8(r4))
         codes6.append(pin.grid_codes8(r6))
     return codes4, codes6, rows4, rows6, signs
@@ -337,9 +337,9 @@ def _exact_unit(cfg, lanes, k, s, s_dec, gamax, d):
     Each candidate rereads the unit (``pinned.reload_v4``: the compiler cannot
     merge the loads, so no unpacked elements stay live across the path).
     """
-    x = [v for w in _load_unit(lanes, k) for v in _unpack_word(cfg, w)]
+    x = [v for w in _load_unit(lanes, k) for v in unpack_word(cfg, w)]
     a = _tile_max(cfg, _block_amax_lane(x))
-    pair, f4, f6 = _candidate_scales(a, s, fast=False)
+    pair, f4, f6 = candidate_scales(a, s, fast=False)
     codes4, err4 = _exact_candidate(cfg, lanes, k, f4, s_dec, gamax, d)
     codes6, err6 = _exact_candidate(cfg, lanes, k, f6, s_dec, gamax, d)
     pick4 = pin.less_mask(err4, err6)
@@ -369,7 +369,7 @@ def _exact_candidate(cfg, lanes, k, f, s_dec, gamax, d):
     codes, rows = [], []
     for w in range(ROWS_PER_LANE * e // 8):
         raw = [v for i in range(w * 8 // e, (w + 1) * 8 // e) for v in _reload_row(lanes, k, i)]
-        x = [v for word in raw for v in _unpack_word(cfg, word)]
+        x = [v for word in raw for v in unpack_word(cfg, word)]
         word, diffs = exact_codes(x, f, inv, gamax, d)
         codes.extend(word)
         rows.extend(_row_error(cfg, lanes, diffs[i : i + e]) for i in range(0, 8, e))
@@ -389,6 +389,6 @@ def _row_error(cfg, lanes, diffs):
     for step in range(GROUP // lane_elements(cfg)):
         err = Float32(0.0) if step == 0 else cute.arch.shuffle_sync_up(acc, offset=1)
         for diff in diffs:
-            err = _add_error(cfg, err, diff)
+            err = add_error(cfg, err, diff)
         acc = pin.pick_f32(Int32(lanes.part == step), err, acc)
     return acc

@@ -35,11 +35,10 @@ F32_ROW = ("float32", "1x16", True, "mae")
 F32_16X16 = ("float32", "16x16", False, "mae")
 VARIANTS = (
     ("default", *BF16_1X16, {}),
+    ("2 groups p2", *BF16_1X16, {"groups_per_thread": 2, "prefetch": 2}),
+    ("default", *BF16_ROW, {}),
+    ("2 groups p2", *BF16_ROW, {"groups_per_thread": 2, "prefetch": 2}),
     ("default", *BF16_16X16, {}),
-    ("6 units p2 3 CTAs", *BF16_16X16, {"groups_per_thread": 6, "prefetch": 2, "min_blocks": 3}),
-    ("2 units p2 3 CTAs", *BF16_16X16, {"groups_per_thread": 2, "prefetch": 2, "min_blocks": 3}),
-    ("default", *F32_16X16, {}),
-    ("6 units p1 4 CTAs", *F32_16X16, {"groups_per_thread": 6, "prefetch": 1, "min_blocks": 4}),
 )
 
 

@@ -327,7 +327,7 @@ class QuantizeKernel:
                         )
 
                     # ---- steps 2-3: block amax, candidate scales
-                    a = _block_amax_fast(cfg, words, x)
+                    a = block_amax_fast(cfg, [words[w] for w in range(cfg.words)], x)
                     pair, f4, f6 = candidate_scales(a, s)
 
                     # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
@@ -466,23 +466,23 @@ def unpack_word(cfg, w):
     return [pin.as_f32(w)]
 
 
-def _block_amax_fast(cfg, words, x):
-    """Step 2 for the fast path; exact for NaN-free groups (a NaN element flags the group).
+def block_amax_fast(cfg, words, x):
+    """Step 2 for the fast path over raw ``words`` (elements ``x``); exact without NaN.
 
-    16-bit inputs take the packed magnitude max over the raw words, two
-    elements per instruction; the sign bits it leaves are cleared by the
-    final ``abs``.
+    A NaN element flags the group (its errors are NaN). 16-bit inputs take the
+    packed magnitude max over the raw words, two elements per instruction;
+    the sign bits it leaves are cleared by the final ``abs``.
     """
     if cutlass.const_expr(cfg.dtype == "float32"):
-        return _block_amax(cfg, x)
+        return block_amax(x)
     m = words[0]
-    for w in range(1, cfg.words):
-        m = pin.max_abs_16x2(m, words[w], "bf16x2" if cfg.dtype == "bfloat16" else "f16x2")
+    for w in words[1:]:
+        m = pin.max_abs_16x2(m, w, "bf16x2" if cfg.dtype == "bfloat16" else "f16x2")
     lo, hi = unpack_word(cfg, m)
     return pin.fmax(pin.abs_f32(lo), pin.abs_f32(hi))
 
 
-def _block_amax(cfg, x):
+def block_amax(x):
     """Step 2 as SPEC writes it: NaN-dropping ``max.f32`` of ``|x_i|`` from 0."""
     a = Float32(0.0)
     for v in x:
@@ -578,10 +578,16 @@ def add_error(cfg, err, diff):
 
 
 def _sign_nibbles(cfg, words):
-    """Per code word, 0xF in nibble j where element j's sign bit is set (from the raw input)."""
+    """Per code word (8 elements), the group's sign nibbles (``sign_nibbles8``)."""
+    n = cfg.words // 2
+    return [sign_nibbles8(cfg, [words[n * h + i] for i in range(n)]) for h in range(2)]
+
+
+def sign_nibbles8(cfg, raw):
+    """The raw words of 8 elements: 0xF in nibble j where element j's sign bit is set."""
     if cutlass.const_expr(cfg.dtype == "float32"):
-        return [pin.sign_nibbles32([words[8 * h + i] for i in range(8)]) for h in range(2)]
-    return [pin.sign_nibbles16(*[words[4 * h + i] for i in range(4)]) for h in range(2)]
+        return pin.sign_nibbles32(raw)
+    return pin.sign_nibbles16(*raw)
 
 
 def _store(mCodes, mScales, t, word0, word1, scale):
@@ -609,7 +615,7 @@ def _exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):
         s_dec = pin.div_rn(Float32(1.0), s)
     else:
         s = pin.global_scale(gamax, d)
-    pair, f4, f6 = candidate_scales(_block_amax(cfg, x), s, fast=False)
+    pair, f4, f6 = candidate_scales(block_amax(x), s, fast=False)
     return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
 
 

@@ -44,11 +44,14 @@ from .kernel import (
     TABLE,
     QuantizeConfig,
     add_error,
+    block_amax,
+    block_amax_fast,
     build_scale_table,
     candidate_scales,
     exact_codes,
     exact_inv,
     launch_bounds,
+    sign_nibbles8,
     unpack_word,
 )
 
@@ -136,7 +139,8 @@ class TileKernel:
             if cutlass.const_expr(k + depth < cfg.groups_per_thread):
                 ahead.append(_load_unit(lanes, k + depth))
             # ---- steps 2-3: tile amax, candidate scales
-            a = _tile_max(cfg, _lane_amax_fast(cfg, words))
+            x = [pin.as_f32(w) for w in words] if cfg.dtype == "float32" else None
+            a = _tile_max(cfg, block_amax_fast(cfg, words, x))
             pair, _, _ = candidate_scales(a, s)
 
             # ---- steps 4-6: table constants, magic rounding, approximate errors
@@ -255,21 +259,6 @@ def _store_unit(lanes, k, codes, scale):
         pin.store_if(in_range, s_addr, scale, 8)
 
 
-def _lane_amax_fast(cfg, words):
-    """The lane's part of step 2 for the fast path (exact for NaN-free units).
-
-    16-bit inputs: packed magnitude max over the raw words, two elements an
-    instruction; a NaN element makes the errors NaN, which flags the tile.
-    """
-    if cutlass.const_expr(cfg.dtype == "float32"):
-        return _block_amax_lane([pin.as_f32(w) for w in words])
-    m = words[0]
-    for w in words[1:]:
-        m = pin.max_abs_16x2(m, w, "bf16x2" if cfg.dtype == "bfloat16" else "f16x2")
-    lo, hi = unpack_word(cfg, m)
-    return pin.fmax(pin.abs_f32(lo), pin.abs_f32(hi))
-
-
 def _tile_offsets(cfg):
     """``shfl.bfly`` offsets over a tile's 8 lanes: its parts (1, or 1 and 2), then rows."""
     parts = [1 << b for b in range((GROUP // lane_elements(cfg)).bit_length() - 1)]
@@ -298,7 +287,7 @@ def _fast_candidates(cfg, words, inv4, inv6):
     rows4, rows6 = [Float32(0.0)] * ROWS_PER_LANE, [Float32(0.0)] * ROWS_PER_LANE
     for w in range(len(words) // per_word):
         raw = words[per_word * w : per_word * (w + 1)]
-        signs.append(_sign_nibbles(cfg, raw))
+        signs.append(sign_nibbles8(cfg, raw))
         r4, r6 = [], []
         for j, v in enumerate(v for word in raw for v in unpack_word(cfg, word)):
             row = (8 * w + j) // e
@@ -324,13 +313,6 @@ def _tile_sum(cfg, e):
     return e
 
 
-def _sign_nibbles(cfg, raw):
-    """The raw words of 8 elements: 0xF in nibble j where element j's sign bit is set."""
-    if cutlass.const_expr(cfg.dtype == "float32"):
-        return pin.sign_nibbles32(raw)
-    return pin.sign_nibbles16(*raw)
-
-
 def _exact_unit(cfg, lanes, k, s, s_dec, gamax, d):
     """Unit ``k``'s tile as SPEC writes it: (code words, scale byte). The warp runs it together.
 
@@ -338,21 +320,13 @@ def _exact_unit(cfg, lanes, k, s, s_dec, gamax, d):
     merge the loads, so no unpacked elements stay live across the path).
     """
     x = [v for w in _load_unit(lanes, k) for v in unpack_word(cfg, w)]
-    a = _tile_max(cfg, _block_amax_lane(x))
+    a = _tile_max(cfg, block_amax(x))
     pair, f4, f6 = candidate_scales(a, s, fast=False)
     codes4, err4 = _exact_candidate(cfg, lanes, k, f4, s_dec, gamax, d)
     codes6, err6 = _exact_candidate(cfg, lanes, k, f6, s_dec, gamax, d)
     pick4 = pin.less_mask(err4, err6)
     codes = [pin.select_bits(pick4, codes4[w], codes6[w]) for w in range(len(codes4))]
     return codes, pin.select_bits(pick4, pair >> 8, pair)
-
-
-def _block_amax_lane(x):
-    """Step 2 as SPEC writes it over the lane's elements: NaN-dropping max of ``|x_i|`` from 0."""
-    a = Float32(0.0)
-    for v in x:
-        a = pin.fmax(a, pin.abs_f32(v))
-    return a
 
 
 def _exact_candidate(cfg, lanes, k, f, s_dec, gamax, d):

@@ -57,6 +57,35 @@ def round_e2m1(m: torch.Tensor) -> torch.Tensor:
     return t + c  # fma.rn(M, 2^22, t): exact
 
 
+CODE_SCALE = 2.0**-14  # pinned.CODE_SCALE
+
+
+def round_e2m1_scaled(ms: torch.Tensor) -> torch.Tensor:
+    """``round_e2m1`` on ``ms = m * 2^-14`` (``f16_codes``): ``max(ms, 2^-13) * 2^22``."""
+    c = torch.fmax(ms, torch.tensor(2.0 * CODE_SCALE, dtype=F32)) * torch.tensor(2.0**22, dtype=F32)
+    return (ms - c) + c
+
+
+def grid_codes8_f16(rs: torch.Tensor) -> torch.Tensor:
+    """``pinned.grid_codes8_f16`` on (N, 8) scaled magnitudes: (N,) int64 code words.
+
+    float16 halves as ``cvt.rn.f16x2.f32 d, a, b`` packs them (a high, b low),
+    ``prmt`` 0x7531 (bytes 1 and 3 of each of two words), ``(e >> 1) + (o << 3)``.
+    """
+    h = rs.to(torch.float16).view(torch.int16).to(torch.int64) & 0xFFFF
+
+    def f16x2(hi, lo):
+        return (h[:, hi] << 16) | h[:, lo]
+
+    def prmt_7531(a, b):
+        byte = lambda w, k: (w >> (8 * k)) & 0xFF  # noqa: E731
+        return byte(a, 1) | (byte(a, 3) << 8) | (byte(b, 1) << 16) | (byte(b, 3) << 24)
+
+    even = prmt_7531(f16x2(2, 0), f16x2(6, 4))
+    odd = prmt_7531(f16x2(3, 1), f16x2(7, 5))
+    return ((even >> 1) + (odd << 3)) & 0xFFFFFFFF
+
+
 def round_e2m1_saturating(m: torch.Tensor) -> torch.Tensor:
     """``round_e2m1`` then ``min.f32`` with 6: every ``m >= 0``, Inf and NaN (-> 6) too."""
     return torch.fmin(round_e2m1(m), torch.tensor(6.0, dtype=F32))

@@ -148,6 +148,12 @@ def test_tuning_defaults_per_mode():
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
     cfg = QuantizeConfig("float32", "1x16", "mse", 448, False, groups_per_thread=2, prefetch=3)
     assert (cfg.groups_per_thread, cfg.prefetch) == (2, 3)
+    # f16x2 code packing: 16-bit 1x16 per tensor only.
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).f16_codes
+    assert QuantizeConfig("float16", "1x16", "mse", 256, False).f16_codes
+    assert not QuantizeConfig("float32", "1x16", "mae", 256, False).f16_codes
+    assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True).f16_codes
+    assert not QuantizeConfig("bfloat16", "16x16", "mae", 256, False).f16_codes
     # Row-scaled CTAs are 64 groups wide and build 8 table entries per row, a thread each.
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).cta_rows == 16
     with pytest.raises(ValueError, match="row-scaled"):

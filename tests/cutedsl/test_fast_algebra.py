@@ -34,6 +34,42 @@ def _check_rounding(m: torch.Tensor) -> None:
     assert torch.equal(fm.e2m1_code(r), code & 7)
 
 
+def _check_scaled_rounding(m: torch.Tensor) -> None:
+    """``f16_codes``: rounding ``m * 2^-14`` gives SPEC's rounding of ``m``, scaled."""
+    m = m[m < 7]
+    want = fos_reference.e2m1_decode(fos_reference.e2m1_encode(m))
+    scale = torch.tensor(fm.CODE_SCALE, dtype=F32)
+    got = fm.round_e2m1_scaled(m * scale)
+    bad = got != want * scale
+    assert not bad.any(), f"{int(bad.sum())} mismatches, first m={float(m[bad][0])!r}"
+
+
+def test_scaled_rounding_bf16_thresholds_and_binade():
+    _check_scaled_rounding((torch.arange(0, 1 << 15, dtype=torch.int32) << 16).view(F32))
+    offsets = torch.arange(-4096, 4097, dtype=torch.int32)
+    for t in THRESHOLDS:
+        center = torch.tensor(t, dtype=F32).view(torch.int32)
+        _check_scaled_rounding((center + offsets).view(F32))
+    one = torch.tensor(1.0, dtype=F32).view(torch.int32)  # every float32 in [1, 2)
+    _check_scaled_rounding(
+        torch.arange(int(one), int(one) + (1 << 23), dtype=torch.int32).view(F32)
+    )
+    tiny = torch.tensor([0.0, 1e-45, 1e-38, 2.0**-112, 2.0**-113, 0.2499999], dtype=F32)
+    _check_scaled_rounding(tiny)  # m * 2^-14 subnormal or zero: r = 0
+
+
+def test_f16_code_packing():
+    """Every grid magnitude as float16 is its code << 9; the word packs code j in nibble j."""
+    grid = torch.tensor([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0], dtype=F32)
+    scaled = grid * torch.tensor(fm.CODE_SCALE, dtype=F32)
+    assert torch.equal(scaled.to(torch.float16).view(torch.int16).long(), torch.arange(8) << 9)
+    gen = torch.Generator().manual_seed(5)
+    codes = torch.randint(0, 8, (4096, 8), generator=gen)
+    codes[:8] = torch.arange(8)[:, None]  # each code in every position
+    want = sum(codes[:, j] << (4 * j) for j in range(8))
+    assert torch.equal(fm.grid_codes8_f16(scaled[codes]), want)
+
+
 def test_rounding_all_nonnegative_bf16():
     b = torch.arange(0, 1 << 15, dtype=torch.int32) << 16  # every bf16 with sign 0
     _check_rounding(b.view(F32))
@@ -258,6 +294,7 @@ def _sweep_all(chunk: int = 1 << 24) -> None:
         hi = min(lo + chunk, 0x7F800001)  # every non-negative float32 up to +Inf
         a = torch.arange(lo, hi, dtype=torch.int64).to(torch.int32).view(F32)
         _check_rounding(a)
+        _check_scaled_rounding(a)
         for d in fm.DIVISORS:
             _check_div_d(a, d)
         _check_div6(a)

@@ -94,13 +94,17 @@ _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": 
 # measured on the H200 (bench/variants.py; bench/NOTES.md, v6 and v7): fewer groups
 # per thread keep the unrolled code small enough for the instruction cache.
 DEFAULT_TUNING = {
-    ("1x16", False): (4, 2, 0),
+    ("1x16", False): (4, 2, 3),  # 3 CTAs per SM: 80 registers with f16_codes
     ("1x16", True): (4, 2, 0),
     ("16x16", False): (2, 2, 3),  # 16x16: units (4 rows x 16 bytes of a tile) per thread
 }
 # float32 (16 words a group or unit): row-scaled 1 group ahead and 4 CTAs per SM
 # measured 95% of copy against 76% with the 16-bit setting; 16x16 4 units, 1 ahead, 4 CTAs.
-FLOAT32_TUNING = {("1x16", True): (4, 1, 4), ("16x16", False): (4, 1, 4)}
+FLOAT32_TUNING = {
+    ("1x16", False): (4, 2, 0),
+    ("1x16", True): (4, 1, 4),
+    ("16x16", False): (4, 1, 4),
+}
 
 
 @dataclass(frozen=True)
@@ -121,6 +125,7 @@ class QuantizeConfig:
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
     undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
+    f16_codes: bool | None = None  # fast-path codes via f16x2 (None: 16-bit 1x16 per tensor)
 
     def __post_init__(self):
         mode = (self.block, self.row_scaled)
@@ -134,6 +139,9 @@ class QuantizeConfig:
             object.__setattr__(self, "prefetch", prefetch)
         if not self.min_blocks:
             object.__setattr__(self, "min_blocks", min_blocks)
+        if self.f16_codes is None:
+            default = mode == ("1x16", False) and self.dtype != "float32"
+            object.__setattr__(self, "f16_codes", default)
         if self.row_scaled and (self.threads % 64 or self.cta_rows * 8 > self.threads):
             raise ValueError("row-scaled: threads a multiple of 64, at least 8 per CTA row")
 
@@ -142,6 +150,11 @@ class QuantizeConfig:
         """``choose_by_bound``'s absolute margin: per group, times 16 for a 16x16 tile."""
         per_group = pin.CHOICE_ABSOLUTE[self.err_mode]
         return per_group * (GROUP if self.block == "16x16" else 1)
+
+    @property
+    def code_scale(self) -> float:
+        """``f16_codes``: the fast path works on ``m * 2^-14`` (1 otherwise)."""
+        return pin.CODE_SCALE if self.f16_codes and not self.row_scaled else 1.0
 
     @property
     def element(self) -> type:
@@ -259,7 +272,7 @@ class QuantizeKernel:
         gamax = mAmax[0]
         s = pin.global_scale(gamax, d)
         s_dec = pin.div_rn(Float32(1.0), s)
-        margin = pin.choice_margin(gamax, cfg.d, cfg.choice_margin)
+        margin = scaled_margin(cfg, pin.choice_margin(gamax, cfg.d, cfg.choice_margin))
         # Full CTAs run a copy without clamps (each group's addresses are
         # constant offsets from the thread's first); the last CTA, if ragged,
         # runs a clamped copy.
@@ -358,8 +371,12 @@ class QuantizeKernel:
                                 k4, j4 = table[byte4, 2], table[byte4, 3]
                                 k6, j6 = table[byte6, 2], table[byte6, 3]
                             ax = [pin.abs_f32(v) for v in _unpack(cfg, _reload_group(cfg, mX, t))]
-                            err4 = _exact_errors(cfg, ax, inv4, k4, j4)
-                            err6 = _exact_errors(cfg, ax, inv6, k6, j6)
+                            e_inv4, e_inv6 = inv4, inv6
+                            if cutlass.const_expr(cfg.code_scale != 1.0):
+                                up = Float32(1.0 / cfg.code_scale)  # f16_codes: inv again
+                                e_inv4, e_inv6 = pin.mul_rn(inv4, up), pin.mul_rn(inv6, up)
+                            err4 = _exact_errors(cfg, ax, e_inv4, k4, j4)
+                            err6 = _exact_errors(cfg, ax, e_inv6, k6, j6)
                             pick4 = pin.less_mask(err4, err6)
 
                     # ---- step 8: select, codes with the input's signs, store
@@ -372,7 +389,7 @@ class QuantizeKernel:
                     # The exact path redoes the group where a shortcut's precondition
                     # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
                     # the rounding does not saturate) or an error is NaN (a NaN element).
-                    slow = pin.fast_path_fails(a, inv4, inv6, err4, err6)
+                    slow = pin.fast_path_fails(a, inv4, inv6, err4, err6, 7.0 * cfg.code_scale)
                     if cutlass.const_expr(not cfg.undecided_inline):
                         slow = slow | undecided  # SPEC's errors in the exact path instead
                     flagged = flagged | (slow << k)
@@ -520,6 +537,8 @@ def build_scale_table(cfg, table, s_dec, gamax, exact_values: cutlass.Constexpr 
     if tidx < TABLE:
         f = pin.e4m3x2_to_f32(Int32(tidx))[1]
         inv, yb = _candidate_inv(cfg, f, s_dec, gamax)
+        if cutlass.const_expr(cfg.code_scale != 1.0):
+            inv, yb = scaled_candidate(cfg, inv, yb)
         table[tidx, 0] = inv
         table[tidx, 1] = yb
         if cutlass.const_expr(exact_values):
@@ -527,6 +546,27 @@ def build_scale_table(cfg, table, s_dec, gamax, exact_values: cutlass.Constexpr 
             table[tidx, 2] = k
             table[tidx, 3] = j
     cute.arch.sync_threads()
+
+
+def scaled_candidate(cfg, inv, yb):
+    """``f16_codes``: ``inv * 2^-14`` (NaN unless normal) and ``yb`` scaled back up.
+
+    ``m_s = RN(|x| inv_s) = m 2^-14`` exactly while it is normal; the errors in
+    these units times ``yb * 2^14`` (mse: ``2^28``) are the unscaled ones.
+    """
+    scale = cfg.code_scale
+    small = pin.less_mask(inv, Float32(2.0**-126 / scale))  # (a NaN inv stays NaN)
+    inv_s = pin.pick_f32(small, Float32(NAN), pin.mul_rn(inv, Float32(scale)))
+    up = 1.0 / scale if cfg.err_mode == "mae" else 1.0 / (scale * scale)
+    return inv_s, pin.mul_rn(yb, Float32(up))
+
+
+def scaled_margin(cfg, margin):
+    """``choose_by_bound``'s margin for errors and bound scales in ``f16_codes`` units."""
+    if cutlass.const_expr(cfg.code_scale == 1.0):
+        return margin
+    down = cfg.code_scale if cfg.err_mode == "mae" else cfg.code_scale**2
+    return pin.mul_rn(margin, Float32(down))
 
 
 def _candidate_inv(cfg, f, s_dec, gamax):
@@ -556,9 +596,16 @@ def _fast_candidate(cfg, ax, inv):
     err = Float32(0.0)
     for i in range(GROUP):
         m = pin.mul_rn(ax[i], inv)
-        r.append(pin.e2m1_round_magic(m))
+        r.append(pin.e2m1_round_magic(m, 2.0 * cfg.code_scale))
         err = add_error(cfg, err, pin.sub_rn(r[i], m))
-    return [pin.grid_codes8(r[0:8]), pin.grid_codes8(r[8:16])], err
+    return [grid_codes(cfg, r[0:8]), grid_codes(cfg, r[8:16])], err
+
+
+def grid_codes(cfg, r):
+    """Eight fast-path magnitudes as a word of codes (``pinned.grid_codes8[_f16]``)."""
+    if cutlass.const_expr(cfg.code_scale != 1.0):
+        return pin.grid_codes8_f16(r)
+    return pin.grid_codes8(r)
 
 
 def _exact_errors(cfg, ax, inv, k, j):

@@ -260,7 +260,7 @@ EXACT_FMA_TAG = "// fos: exact-sum fma"
 
 
 @dsl_user_op
-def e2m1_round_magic(m, *, loc=None, ip=None) -> Float32:
+def e2m1_round_magic(m, low: float = 2.0, *, loc=None, ip=None) -> Float32:
     """E2M1 magnitude of ``0 <= m < 7`` (round-to-nearest-even) by a magic subtract.
 
     ``C = max(m, 2) * 2^22``, ``t = RN(m - C)``, ``r = t + C``: ``|m - C|`` lies
@@ -272,10 +272,11 @@ def e2m1_round_magic(m, *, loc=None, ip=None) -> Float32:
     products ``M * (+-2^22)`` are exact, so each rounds once, like the add it
     stands for. One ``max`` and no bit masks; no saturation: below 7 the
     result is at most 6 (the caller checks the group's largest ``m``); a NaN
-    stays NaN.
+    stays NaN. ``low`` = 2 * s rounds ``m * s`` for a power of two ``s``
+    (``CODE_SCALE``): the same steps scaled, exact while ``m * s`` is normal.
     """
     text = (
-        "{ .reg .f32 c, t; max.f32 c, $1, 0f40000000;"
+        f"{{ .reg .f32 c, t; max.f32 c, $1, 0f{_f32_bits(low)};"
         " fma.rn.f32 t, c, 0fCA800000, $1; fma.rn.f32 $0, c, 0f4A800000, t; }"
     )
     return Float32(_asm(T.f32(), [_f(m, loc, ip)], text, "=f,f"))
@@ -475,7 +476,7 @@ def div6(a, *, loc=None, ip=None) -> Float32:
 
 
 @dsl_user_op
-def fast_path_fails(a, inv4, inv6, err4, err6, *, loc=None, ip=None) -> Int32:
+def fast_path_fails(a, inv4, inv6, err4, err6, limit=7.0, *, loc=None, ip=None) -> Int32:
     """1 unless ``RN(a * inv) < 7`` for both, both errors finite and ``div6(a)`` exact, else 0.
 
     The magic rounding does not saturate: below 7 every ``m_i <= RN(a * inv)``
@@ -489,7 +490,7 @@ def fast_path_fails(a, inv4, inv6, err4, err6, *, loc=None, ip=None) -> Int32:
         "{ .reg .f32 m4, m6, e; .reg .pred p, lo, nz;"
         " mul.rn.f32 m4, $1, $2; mul.rn.f32 m6, $1, $3; max.f32 m4, m4, m6;"
         " add.rn.f32 e, $4, $5; mul.rn.f32 e, e, 0f00000000; add.rn.f32 m4, m4, e;"
-        f" setp.lt.f32 p, m4, 0f40E00000; setp.lt.f32 lo, $1, 0f{_f32_bits(DIV6_LOW)};"
+        f" setp.lt.f32 p, m4, 0f{_f32_bits(limit)}; setp.lt.f32 lo, $1, 0f{_f32_bits(DIV6_LOW)};"
         " setp.ne.f32 nz, $1, 0f00000000; and.pred lo, lo, nz; not.pred lo, lo; and.pred p, p, lo;"
         " selp.u32 $0, 0, 1, p; }"
     )
@@ -705,3 +706,26 @@ def store_if(mask, addr, value, bits: int, *, loc=None, ip=None) -> None:
         is_align_stack=False,
         asm_dialect=llvm.AsmDialect.AD_ATT,
     )
+
+
+CODE_SCALE = 2.0**-14  # an on-grid r * 2^-14 as a float16 is its E2M1 code shifted left by 9
+
+
+@dsl_user_op
+def grid_codes8_f16(r, *, loc=None, ip=None) -> Int32:
+    """Eight on-grid magnitudes ``r * CODE_SCALE`` as one word of unsigned E2M1 codes.
+
+    As float16 (exact: 0.5 lands on the subnormal 2^-15) each is ``code << 9``,
+    so ``cvt.rn.f16x2.f32`` puts element pairs' codes in bytes 1 and 3 (times 2).
+    Pairs (0, 2), (4, 6) give the even codes, (1, 3), (5, 7) the odd ones;
+    ``prmt`` gathers each set into one word, and ``(even >> 1) + (odd << 3)``
+    lays code ``j`` into nibble ``j``: 8 instructions for 8 codes.
+    """
+    text = (
+        "{ .reg .b32 w0, w1, w2, w3, e, o;"
+        " cvt.rn.f16x2.f32 w0, $3, $1; cvt.rn.f16x2.f32 w1, $7, $5;"
+        " cvt.rn.f16x2.f32 w2, $4, $2; cvt.rn.f16x2.f32 w3, $8, $6;"
+        " prmt.b32 e, w0, w1, 0x7531; prmt.b32 o, w2, w3, 0x7531;"
+        " shr.u32 e, e, 1; mad.lo.u32 $0, o, 8, e; }"
+    )
+    return Int32(_asm(T.i32(), [_f(v, loc, ip) for v in r], text, "=r," + ",".join(["f"] * 8)))

@@ -35,10 +35,13 @@ F32_ROW = ("float32", "1x16", True, "mae")
 F32_16X16 = ("float32", "16x16", False, "mae")
 VARIANTS = (
     ("default", *BF16_1X16, {}),
-    ("2 groups p2", *BF16_1X16, {"groups_per_thread": 2, "prefetch": 2}),
+    ("no L2 prefetch", *BF16_1X16, {"l2_ahead": 0}),
+    ("L2 66", *BF16_1X16, {"l2_ahead": 66}),
+    ("L2 396", *BF16_1X16, {"l2_ahead": 396}),
+    ("no f16 codes", *BF16_1X16, {"f16_codes": False}),
     ("default", *BF16_ROW, {}),
-    ("2 groups p2", *BF16_ROW, {"groups_per_thread": 2, "prefetch": 2}),
     ("default", *BF16_16X16, {}),
+    ("default", *F32_1X16, {}),
 )
 
 

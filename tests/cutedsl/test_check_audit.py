@@ -154,6 +154,25 @@ def test_tuning_defaults_per_mode():
     assert not QuantizeConfig("float32", "1x16", "mae", 256, False).f16_codes
     assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True).f16_codes
     assert not QuantizeConfig("bfloat16", "16x16", "mae", 256, False).f16_codes
+    # The L2 prefetch of a later CTA's input: 16-bit 1x16 per tensor only.
+    from fos_cutedsl.kernel import L2_AHEAD
+
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).l2_ahead == L2_AHEAD > 0
+    assert QuantizeConfig("float16", "1x16", "mse", 448, False).l2_ahead == L2_AHEAD
+    assert QuantizeConfig("float32", "1x16", "mae", 256, False).l2_ahead == 0
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).l2_ahead == 0
+    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).l2_ahead == 0
+    for bad in ({"l2_ahead": -1}, {"l2_ahead": 8, "row_scaled": True}):
+        with pytest.raises(ValueError, match="l2_ahead"):
+            QuantizeConfig(**{**dict(dtype="bfloat16", block="1x16", err_mode="mae", bound=256,
+                                     row_scaled=False), **bad})  # fmt: skip
+    with pytest.raises(ValueError, match="l2_ahead"):
+        QuantizeConfig("bfloat16", "16x16", "mae", 256, False, l2_ahead=8)
+    # One thread per scale byte builds the per-tensor table; 16x16 is 8 strips of a warp.
+    with pytest.raises(ValueError, match="per tensor"):
+        QuantizeConfig("bfloat16", "1x16", "mae", 256, False, threads=128)
+    with pytest.raises(ValueError, match="16x16"):
+        QuantizeConfig("bfloat16", "16x16", "mae", 256, False, threads=512)
     # Row-scaled CTAs are 64 groups wide and build 8 table entries per row, a thread each.
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).cta_rows == 16
     with pytest.raises(ValueError, match="row-scaled"):

@@ -689,6 +689,28 @@ def zero_scale_inv(gamax, *, loc=None, ip=None) -> Float32:
 
 
 @dsl_user_op
+def prefetch_l2(mask, addr, nbytes: int, *, loc=None, ip=None) -> None:
+    """``cp.async.bulk.prefetch.L2`` of ``nbytes`` at ``addr`` where ``mask`` is nonzero.
+
+    One instruction asks L2 for a whole contiguous range; no registers wait for it.
+    """
+    text = (
+        "{ .reg .pred p; setp.ne.u32 p, $0, 0;"
+        f" @p cp.async.bulk.prefetch.L2.global [$1], {nbytes}; }}"
+    )
+    ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip)]
+    llvm.inline_asm(
+        None,
+        ops,
+        text,
+        "r,l",
+        has_side_effects=True,
+        is_align_stack=False,
+        asm_dialect=llvm.AsmDialect.AD_ATT,
+    )
+
+
+@dsl_user_op
 def store_if(mask, addr, value, bits: int, *, loc=None, ip=None) -> None:
     """``st.global.u{bits}`` of ``value``'s low bits at ``addr`` where ``mask`` is nonzero.
 

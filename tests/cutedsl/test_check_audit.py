@@ -93,6 +93,10 @@ def test_real_variant_compiles_clean(arch, tmp_path):
     # in both copies of the loop (full CTAs and a ragged last one).
     assert counts["magic fma"] == 2 * 128 * groups
     assert counts["exact-sum fma"] == 2 * 32 * groups  # 1 per element per candidate, undecided
+    # 16-bit 1x16 per tensor: f16x2 codes (4 cvt per 8 codes, both candidates, both
+    # copies) and one L2 prefetch of a later CTA's input (full CTAs only).
+    assert counts["f16x2"] == 2 * 2 * (2 * 4) * groups
+    assert counts["l2 prefetch"] == 1
 
 
 @pytest.mark.parametrize(("dtype", "lanes"), [("bfloat16", 2), ("float32", 4)])
@@ -117,6 +121,7 @@ def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
     assert counts["shfl"] == 3 * levels * units + exact + 1
     assert counts["magic fma"] == 2 * 2 * elements * units  # the fast path's only
     assert counts["exact-sum fma"] == 0
+    assert counts["f16x2"] == counts["l2 prefetch"] == 0  # 1x16 per tensor only
 
 
 def test_undecided_out_of_line_variant_compiles_clean(tmp_path):

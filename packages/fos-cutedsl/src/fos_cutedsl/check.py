@@ -49,6 +49,8 @@ _COUNTED = {
     "e2m1x2": re.compile(r"\bcvt\.rn\.satfinite\.e2m1x2\.f32\b"),
     "shfl": re.compile(r"\bshfl\.sync\b"),
     "ld.v4": re.compile(r"\bld\.global\.v4\."),
+    "f16x2": re.compile(r"\bcvt\.rn\.f16x2\.f32\b"),  # f16_codes' code packing
+    "l2 prefetch": re.compile(r"\bcp\.async\.bulk\.prefetch\.L2\.global\b"),  # l2_ahead
 }
 # Any floating-point fma; and the one shape pinned on purpose: the magic-add
 # rounding's ``fma.rn.f32 t, P, +-2^22, m``, whose product (a power of two) is

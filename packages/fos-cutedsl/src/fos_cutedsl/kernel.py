@@ -13,7 +13,10 @@ This module is the 1x16 kernel and the arithmetic both kernels share;
 Kernel structure, per thread: ``groups_per_thread`` 1x16 groups one CTA-wide
 stride apart, each through the fast path (``prefetch`` later groups' 16-byte
 loads in flight meanwhile); then, only if a group flagged itself, the exact
-path for the flagged groups, one copy of its code in a run-time loop.
+path for the flagged groups, one copy of its code in a run-time loop. 16-bit
+1x16 per tensor first asks L2 (one bulk prefetch from thread 0) for the input
+of the CTA ``l2_ahead`` launches later: the loads a thread keeps in flight do
+not hide the DRAM latency (``bench/NOTES.md``, v9).
 
 Fast path, per group in SPEC's order:
 
@@ -36,7 +39,10 @@ Fast path, per group in SPEC's order:
    ``|RN(v - a)| = |RN(-v + a)|``), so each candidate works on ``|x_i|``:
    ``m = RN(|x_i| inv)``; E2M1 magnitude ``r = RN(m - C) + C`` with
    ``C = max(m, 2) 2^22``, packed into codes at once (``r * 2^-126``'s bit
-   pattern is the code shifted left by 22, moved into its nibble by ``mad``);
+   pattern is the code shifted left by 22, moved into its nibble by ``mad``;
+   16-bit 1x16 per tensor, ``f16_codes``: the same steps on ``m 2^-14``, whose
+   float16 is the code shifted left by 9, so ``cvt.rn.f16x2.f32`` and ``prmt``
+   pack 8 codes in 8 instructions);
    an approximate error ``e = sum |RN(r - m)|`` (mse: squares) in units of
    ``m``, scaled by ``y`` (mse: ``y^2``).
 7. (16x16 tiles only: ``tile``.)

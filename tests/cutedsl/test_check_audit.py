@@ -159,6 +159,10 @@ def test_tuning_defaults_per_mode():
     assert not QuantizeConfig("float32", "1x16", "mae", 256, False).f16_codes
     assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True).f16_codes
     assert not QuantizeConfig("bfloat16", "16x16", "mae", 256, False).f16_codes
+    with pytest.raises(ValueError, match="f16_codes"):
+        QuantizeConfig("bfloat16", "16x16", "mae", 256, False, f16_codes=True)
+    with pytest.raises(ValueError, match="f16_codes"):
+        QuantizeConfig("float32", "1x16", "mae", 256, False, f16_codes=True)
     # The L2 prefetch of a later CTA's input: 16-bit 1x16 per tensor only.
     from fos_cutedsl.kernel import L2_AHEAD
 

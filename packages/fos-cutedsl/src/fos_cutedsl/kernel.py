@@ -150,12 +150,14 @@ class QuantizeConfig:
             object.__setattr__(self, "prefetch", prefetch)
         if not self.min_blocks:
             object.__setattr__(self, "min_blocks", min_blocks)
+        # f16x2 codes and the L2 prefetch: measured and verified for 16-bit 1x16 per tensor.
+        per_tensor_16bit = mode == ("1x16", False) and self.dtype != "float32"
         if self.f16_codes is None:
-            default = mode == ("1x16", False) and self.dtype != "float32"
-            object.__setattr__(self, "f16_codes", default)
+            object.__setattr__(self, "f16_codes", per_tensor_16bit)
+        if self.f16_codes and not per_tensor_16bit:
+            raise ValueError("f16_codes: only for 16-bit 1x16 per tensor")
         if self.l2_ahead is None:
-            default = L2_AHEAD if mode == ("1x16", False) and self.dtype != "float32" else 0
-            object.__setattr__(self, "l2_ahead", default)
+            object.__setattr__(self, "l2_ahead", L2_AHEAD if per_tensor_16bit else 0)
         if self.l2_ahead < 0 or (self.l2_ahead and mode != ("1x16", False)):
             raise ValueError("l2_ahead: a CTA count >= 0, and only for 1x16 per tensor")
         if self.row_scaled and (self.threads % 64 or self.cta_rows * 8 > self.threads):
@@ -176,7 +178,7 @@ class QuantizeConfig:
     @property
     def code_scale(self) -> float:
         """``f16_codes``: the fast path works on ``m * 2^-14`` (1 otherwise)."""
-        return pin.CODE_SCALE if self.f16_codes and not self.row_scaled else 1.0
+        return pin.CODE_SCALE if self.f16_codes else 1.0
 
     @property
     def element(self) -> type:
@@ -294,7 +296,7 @@ class QuantizeKernel:
         gamax = mAmax[0]
         s = pin.global_scale(gamax, d)
         s_dec = pin.div_rn(Float32(1.0), s)
-        margin = scaled_margin(cfg, pin.choice_margin(gamax, cfg.d, cfg.choice_margin))
+        margin = _scaled_margin(cfg, pin.choice_margin(gamax, cfg.d, cfg.choice_margin))
         # Full CTAs run a copy without clamps (each group's addresses are
         # constant offsets from the thread's first); the last CTA, if ragged,
         # runs a clamped copy.
@@ -578,7 +580,7 @@ def build_scale_table(cfg, table, s_dec, gamax, exact_values: cutlass.Constexpr 
         f = pin.e4m3x2_to_f32(Int32(tidx))[1]
         inv, yb = _candidate_inv(cfg, f, s_dec, gamax)
         if cutlass.const_expr(cfg.code_scale != 1.0):
-            inv, yb = scaled_candidate(cfg, inv, yb)
+            inv, yb = _scaled_candidate(cfg, inv, yb)
         table[tidx, 0] = inv
         table[tidx, 1] = yb
         if cutlass.const_expr(exact_values):
@@ -588,7 +590,7 @@ def build_scale_table(cfg, table, s_dec, gamax, exact_values: cutlass.Constexpr 
     cute.arch.sync_threads()
 
 
-def scaled_candidate(cfg, inv, yb):
+def _scaled_candidate(cfg, inv, yb):
     """``f16_codes``: ``inv * 2^-14`` (NaN unless normal) and ``yb`` scaled back up.
 
     ``m_s = RN(|x| inv_s) = m 2^-14`` exactly while it is normal; the errors in
@@ -601,7 +603,7 @@ def scaled_candidate(cfg, inv, yb):
     return inv_s, pin.mul_rn(yb, Float32(up))
 
 
-def scaled_margin(cfg, margin):
+def _scaled_margin(cfg, margin):
     """``choose_by_bound``'s margin for errors and bound scales in ``f16_codes`` units."""
     if cutlass.const_expr(cfg.code_scale == 1.0):
         return margin
@@ -638,10 +640,10 @@ def _fast_candidate(cfg, ax, inv):
         m = pin.mul_rn(ax[i], inv)
         r.append(pin.e2m1_round_magic(m, 2.0 * cfg.code_scale))
         err = add_error(cfg, err, pin.sub_rn(r[i], m))
-    return [grid_codes(cfg, r[0:8]), grid_codes(cfg, r[8:16])], err
+    return [_grid_codes(cfg, r[0:8]), _grid_codes(cfg, r[8:16])], err
 
 
-def grid_codes(cfg, r):
+def _grid_codes(cfg, r):
     """Eight fast-path magnitudes as a word of codes (``pinned.grid_codes8[_f16]``)."""
     if cutlass.const_expr(cfg.code_scale != 1.0):
         return pin.grid_codes8_f16(r)

@@ -50,9 +50,7 @@ from .kernel import (
     candidate_scales,
     exact_codes,
     exact_inv,
-    grid_codes,
     launch_bounds,
-    scaled_margin,
     sign_nibbles8,
     unpack_word,
 )
@@ -128,7 +126,7 @@ class TileKernel:
         gamax = mAmax[0]
         s = pin.global_scale(gamax, d)
         s_dec = pin.div_rn(Float32(1.0), s)
-        margin = scaled_margin(cfg, pin.choice_margin(gamax, cfg.d, cfg.choice_margin))
+        margin = pin.choice_margin(gamax, cfg.d, cfg.choice_margin)
         # The first units' loads fly during step 1 and the table build.
         depth = min(cfg.prefetch, cfg.groups_per_thread)
         ahead = [_load_unit(lanes, k) for k in range(depth)]
@@ -164,8 +162,7 @@ class TileKernel:
             # (and the scales differ) or a shortcut's precondition failed.
             same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
             undecided = Int32(decided == 0) & Int32(same != 0)
-            limit = 7.0 * cfg.code_scale
-            slow = pin.fast_path_fails(a, inv4, inv6, err4, err6, limit) | undecided
+            slow = pin.fast_path_fails(a, inv4, inv6, err4, err6) | undecided
             flagged = flagged | (slow << k)
 
         # ======== exact path, rare: the whole warp, once per flagged unit
@@ -297,10 +294,10 @@ def _fast_candidates(cfg, words, inv4, inv6):
             ax = pin.abs_f32(v)
             for inv, r, rows in ((inv4, r4, rows4), (inv6, r6, rows6)):
                 m = pin.mul_rn(ax, inv)
-                r.append(pin.e2m1_round_magic(m, 2.0 * cfg.code_scale))
+                r.append(pin.e2m1_round_magic(m))
                 rows[row] = add_error(cfg, rows[row], pin.sub_rn(r[-1], m))
-        codes4.append(grid_codes(cfg, r4))
-        codes6.append(grid_codes(cfg, r6))
+        codes4.append(pin.grid_codes8(r4))
+        codes6.append(pin.grid_codes8(r6))
     return codes4, codes6, rows4, rows6, signs
 
 

@@ -97,6 +97,7 @@ def test_real_variant_compiles_clean(arch, tmp_path):
     # copies) and one L2 prefetch of a later CTA's input (full CTAs only).
     assert counts["f16x2"] == 2 * 2 * (2 * 4) * groups
     assert counts["l2 prefetch"] == 1
+    assert counts["l2 lines"] == 0
 
 
 @pytest.mark.parametrize(("dtype", "lanes"), [("bfloat16", 2), ("float32", 4)])
@@ -121,7 +122,14 @@ def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
     assert counts["shfl"] == 3 * levels * units + exact + 1
     assert counts["magic fma"] == 2 * 2 * elements * units  # the fast path's only
     assert counts["exact-sum fma"] == 0
-    assert counts["f16x2"] == counts["l2 prefetch"] == 0  # 1x16 per tensor only
+    assert counts["l2 prefetch"] == 0  # the bulk prefetch: 1x16 per tensor only
+    if dtype == "float32":
+        assert counts["f16x2"] == counts["l2 lines"] == 0
+    else:
+        # f16x2 codes: 4 cvt per 8 codes, 4 code words a unit, both candidates; one
+        # L2 line per thread covers the later CTA's 32 rows x 1 KB.
+        assert counts["f16x2"] == 4 * 4 * 2 * units
+        assert counts["l2 lines"] == 1
 
 
 def test_undecided_out_of_line_variant_compiles_clean(tmp_path):
@@ -153,30 +161,32 @@ def test_tuning_defaults_per_mode():
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
     cfg = QuantizeConfig("float32", "1x16", "mse", 448, False, groups_per_thread=2, prefetch=3)
     assert (cfg.groups_per_thread, cfg.prefetch) == (2, 3)
-    # f16x2 code packing: 16-bit 1x16 per tensor only.
+    # f16x2 code packing: 16-bit 1x16 per tensor and 16-bit 16x16 only.
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).f16_codes
     assert QuantizeConfig("float16", "1x16", "mse", 256, False).f16_codes
+    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).f16_codes
     assert not QuantizeConfig("float32", "1x16", "mae", 256, False).f16_codes
     assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True).f16_codes
-    assert not QuantizeConfig("bfloat16", "16x16", "mae", 256, False).f16_codes
+    assert not QuantizeConfig("float32", "16x16", "mae", 256, False).f16_codes
     with pytest.raises(ValueError, match="f16_codes"):
-        QuantizeConfig("bfloat16", "16x16", "mae", 256, False, f16_codes=True)
+        QuantizeConfig("bfloat16", "1x16", "mae", 256, True, f16_codes=True)
     with pytest.raises(ValueError, match="f16_codes"):
         QuantizeConfig("float32", "1x16", "mae", 256, False, f16_codes=True)
-    # The L2 prefetch of a later CTA's input: 16-bit 1x16 per tensor only.
-    from fos_cutedsl.kernel import L2_AHEAD
+    with pytest.raises(ValueError, match="f16_codes"):
+        QuantizeConfig("float32", "16x16", "mae", 256, False, f16_codes=True)
+    # The L2 prefetch of a later CTA's input: on for 16-bit 1x16 per tensor and 16x16.
+    from fos_cutedsl.kernel import L2_AHEAD, L2_AHEAD_TILE
 
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).l2_ahead == L2_AHEAD > 0
     assert QuantizeConfig("float16", "1x16", "mse", 448, False).l2_ahead == L2_AHEAD
+    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).l2_ahead == L2_AHEAD_TILE > 0
     assert QuantizeConfig("float32", "1x16", "mae", 256, False).l2_ahead == 0
+    assert QuantizeConfig("float32", "16x16", "mae", 256, False).l2_ahead == 0
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).l2_ahead == 0
-    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).l2_ahead == 0
     for bad in ({"l2_ahead": -1}, {"l2_ahead": 8, "row_scaled": True}):
         with pytest.raises(ValueError, match="l2_ahead"):
             QuantizeConfig(**{**dict(dtype="bfloat16", block="1x16", err_mode="mae", bound=256,
                                      row_scaled=False), **bad})  # fmt: skip
-    with pytest.raises(ValueError, match="l2_ahead"):
-        QuantizeConfig("bfloat16", "16x16", "mae", 256, False, l2_ahead=8)
     # One thread per scale byte builds the per-tensor table; 16x16 is 8 strips of a warp.
     with pytest.raises(ValueError, match="per tensor"):
         QuantizeConfig("bfloat16", "1x16", "mae", 256, False, threads=128)

@@ -50,7 +50,8 @@ _COUNTED = {
     "shfl": re.compile(r"\bshfl\.sync\b"),
     "ld.v4": re.compile(r"\bld\.global\.v4\."),
     "f16x2": re.compile(r"\bcvt\.rn\.f16x2\.f32\b"),  # f16_codes' code packing
-    "l2 prefetch": re.compile(r"\bcp\.async\.bulk\.prefetch\.L2\.global\b"),  # l2_ahead
+    "l2 prefetch": re.compile(r"\bcp\.async\.bulk\.prefetch\.L2\.global\b"),  # l2_ahead, 1x16
+    "l2 lines": re.compile(r"\bprefetch\.global\.L2\b"),  # l2_ahead, 16x16
 }
 # Any floating-point fma; and the one shape pinned on purpose: the magic-add
 # rounding's ``fma.rn.f32 t, P, +-2^22, m``, whose product (a power of two) is

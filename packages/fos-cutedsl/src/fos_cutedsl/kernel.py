@@ -40,7 +40,7 @@ Fast path, per group in SPEC's order:
    ``m = RN(|x_i| inv)``; E2M1 magnitude ``r = RN(m - C) + C`` with
    ``C = max(m, 2) 2^22``, packed into codes at once (``r * 2^-126``'s bit
    pattern is the code shifted left by 22, moved into its nibble by ``mad``;
-   16-bit 1x16 per tensor, ``f16_codes``: the same steps on ``m 2^-14``, whose
+   16-bit 1x16 per tensor and 16x16, ``f16_codes``: the same steps on ``m 2^-14``, whose
    float16 is the code shifted left by 9, so ``cvt.rn.f16x2.f32`` and ``prmt``
    pack 8 codes in 8 instructions);
    an approximate error ``e = sum |RN(r - m)|`` (mse: squares) in units of
@@ -112,9 +112,13 @@ FLOAT32_TUNING = {
     ("16x16", False): (4, 1, 4),
 }
 # 16-bit 1x16 per tensor: a bulk L2 prefetch of the input of the CTA this many launches
-# later (132 to 396 measured 202-206 us against 221 us without; float32, row-scaled and
-# 16x16 measured slower with it: bench/NOTES.md, v9).
+# later (132 to 396 measured 202-206 us against 221 us without; float32 and row-scaled
+# measured slower with it: bench/NOTES.md, v9).
 L2_AHEAD = 132
+# 16-bit 16x16: a line per thread (``prefetch.global.L2``) of the input of the CTA this
+# many launches later, with f16x2 codes: 1.5-2.5% faster than neither at 7168 columns on
+# each of 4 buffers, the same at 2048 (either alone: slower; bench/NOTES.md, v10).
+L2_AHEAD_TILE = 33
 
 
 @dataclass(frozen=True)
@@ -135,8 +139,8 @@ class QuantizeConfig:
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
     undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
-    f16_codes: bool | None = None  # fast-path codes via f16x2 (None: 16-bit 1x16 per tensor)
-    l2_ahead: int | None = None  # 1x16 per tensor: L2-prefetch the input this many CTAs ahead
+    f16_codes: bool | None = None  # fast-path codes via f16x2 (None: on where measured, 16-bit)
+    l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)
 
     def __post_init__(self):
         mode = (self.block, self.row_scaled)
@@ -150,16 +154,19 @@ class QuantizeConfig:
             object.__setattr__(self, "prefetch", prefetch)
         if not self.min_blocks:
             object.__setattr__(self, "min_blocks", min_blocks)
-        # f16x2 codes and the L2 prefetch: measured and verified for 16-bit 1x16 per tensor.
+        # f16x2 codes and the L2 prefetch: measured and verified for 16-bit 1x16 per
+        # tensor and 16-bit 16x16 (the prefetch is a hint: it cannot change a bit).
         per_tensor_16bit = mode == ("1x16", False) and self.dtype != "float32"
+        tile_16bit = self.block == "16x16" and self.dtype != "float32"
         if self.f16_codes is None:
-            object.__setattr__(self, "f16_codes", per_tensor_16bit)
-        if self.f16_codes and not per_tensor_16bit:
-            raise ValueError("f16_codes: only for 16-bit 1x16 per tensor")
+            object.__setattr__(self, "f16_codes", per_tensor_16bit or tile_16bit)
+        if self.f16_codes and not (per_tensor_16bit or tile_16bit):
+            raise ValueError("f16_codes: only for 16-bit 1x16 per tensor and 16-bit 16x16")
         if self.l2_ahead is None:
-            object.__setattr__(self, "l2_ahead", L2_AHEAD if per_tensor_16bit else 0)
-        if self.l2_ahead < 0 or (self.l2_ahead and mode != ("1x16", False)):
-            raise ValueError("l2_ahead: a CTA count >= 0, and only for 1x16 per tensor")
+            ahead = L2_AHEAD if per_tensor_16bit else L2_AHEAD_TILE if tile_16bit else 0
+            object.__setattr__(self, "l2_ahead", ahead)
+        if self.l2_ahead < 0 or (self.l2_ahead and self.row_scaled):
+            raise ValueError("l2_ahead: a CTA count >= 0, and not for row-scaled")
         if self.row_scaled and (self.threads % 64 or self.cta_rows * 8 > self.threads):
             raise ValueError("row-scaled: threads a multiple of 64, at least 8 per CTA row")
         if not self.row_scaled and self.threads < TABLE:
@@ -296,7 +303,7 @@ class QuantizeKernel:
         gamax = mAmax[0]
         s = pin.global_scale(gamax, d)
         s_dec = pin.div_rn(Float32(1.0), s)
-        margin = _scaled_margin(cfg, pin.choice_margin(gamax, cfg.d, cfg.choice_margin))
+        margin = scaled_margin(cfg, pin.choice_margin(gamax, cfg.d, cfg.choice_margin))
         # Full CTAs run a copy without clamps (each group's addresses are
         # constant offsets from the thread's first); the last CTA, if ragged,
         # runs a clamped copy.
@@ -603,7 +610,7 @@ def _scaled_candidate(cfg, inv, yb):
     return inv_s, pin.mul_rn(yb, Float32(up))
 
 
-def _scaled_margin(cfg, margin):
+def scaled_margin(cfg, margin):
     """``choose_by_bound``'s margin for errors and bound scales in ``f16_codes`` units."""
     if cutlass.const_expr(cfg.code_scale == 1.0):
         return margin
@@ -640,10 +647,10 @@ def _fast_candidate(cfg, ax, inv):
         m = pin.mul_rn(ax[i], inv)
         r.append(pin.e2m1_round_magic(m, 2.0 * cfg.code_scale))
         err = add_error(cfg, err, pin.sub_rn(r[i], m))
-    return [_grid_codes(cfg, r[0:8]), _grid_codes(cfg, r[8:16])], err
+    return [grid_codes(cfg, r[0:8]), grid_codes(cfg, r[8:16])], err
 
 
-def _grid_codes(cfg, r):
+def grid_codes(cfg, r):
     """Eight fast-path magnitudes as a word of codes (``pinned.grid_codes8[_f16]``)."""
     if cutlass.const_expr(cfg.code_scale != 1.0):
         return pin.grid_codes8_f16(r)

@@ -711,6 +711,22 @@ def prefetch_l2(mask, addr, nbytes: int, *, loc=None, ip=None) -> None:
 
 
 @dsl_user_op
+def prefetch_line_l2(mask, addr, *, loc=None, ip=None) -> None:
+    """``prefetch.global.L2`` of the line at ``addr`` where ``mask`` is nonzero (one per thread)."""
+    text = "{ .reg .pred p; setp.ne.u32 p, $0, 0; @p prefetch.global.L2 [$1]; }"
+    ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip)]
+    llvm.inline_asm(
+        None,
+        ops,
+        text,
+        "r,l",
+        has_side_effects=True,
+        is_align_stack=False,
+        asm_dialect=llvm.AsmDialect.AD_ATT,
+    )
+
+
+@dsl_user_op
 def store_if(mask, addr, value, bits: int, *, loc=None, ip=None) -> None:
     """``st.global.u{bits}`` of ``value``'s low bits at ``addr`` where ``mask`` is nonzero.
 

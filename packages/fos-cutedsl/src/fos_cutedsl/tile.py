@@ -24,6 +24,11 @@ and 8 across rows).
   SPEC step 7 writes it (8 and 4 inside the lane, 2 and 1 across lanes, each
   ``+`` commutative), and the part ``L - 1`` lane's result is broadcast.
 
+16-bit inputs use ``kernel``'s f16x2 code packing (``f16_codes``), and each
+CTA first asks L2 for the input of the CTA ``l2_ahead`` launches later, one
+128-byte line per thread (``prefetch.global.L2``): together 1.5-2.5% faster
+at 7168 columns, either alone slower (``bench/NOTES.md``, v10).
+
 Grid: CTA ``(x, y, z)`` takes strips ``[8 x, 8 x + 8)``, one per warp, and
 tile rows ``[b K, b K + K)`` with ``b = z * gridDim.y + y`` (``K`` =
 ``groups_per_thread``, a unit per tile row; z only past grid.y's 65535).
@@ -50,13 +55,16 @@ from .kernel import (
     candidate_scales,
     exact_codes,
     exact_inv,
+    grid_codes,
     launch_bounds,
+    scaled_margin,
     sign_nibbles8,
     unpack_word,
 )
 
 ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
 WARPS = 8  # 256 threads: one strip per warp
+LINE = 128  # bytes that one prefetch.global.L2 asks for
 
 
 def lane_elements(cfg: QuantizeConfig) -> int:
@@ -126,10 +134,12 @@ class TileKernel:
         gamax = mAmax[0]
         s = pin.global_scale(gamax, d)
         s_dec = pin.div_rn(Float32(1.0), s)
-        margin = pin.choice_margin(gamax, cfg.d, cfg.choice_margin)
+        margin = scaled_margin(cfg, pin.choice_margin(gamax, cfg.d, cfg.choice_margin))
         # The first units' loads fly during step 1 and the table build.
         depth = min(cfg.prefetch, cfg.groups_per_thread)
         ahead = [_load_unit(lanes, k) for k in range(depth)]
+        if cutlass.const_expr(cfg.l2_ahead > 0):
+            _prefetch_later_cta(cfg, mX, tile_rows, tile_cols)
         build_scale_table(cfg, table, s_dec, gamax, False)  # no K, J: no inline exact errors
         flagged = Int32(0)  # bit k: unit k's tile needs the exact path
         for k in cutlass.range_constexpr(cfg.groups_per_thread):
@@ -162,7 +172,8 @@ class TileKernel:
             # (and the scales differ) or a shortcut's precondition failed.
             same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
             undecided = Int32(decided == 0) & Int32(same != 0)
-            slow = pin.fast_path_fails(a, inv4, inv6, err4, err6) | undecided
+            limit = 7.0 * cfg.code_scale
+            slow = pin.fast_path_fails(a, inv4, inv6, err4, err6, limit) | undecided
             flagged = flagged | (slow << k)
 
         # ======== exact path, rare: the whole warp, once per flagged unit
@@ -221,6 +232,35 @@ class _Lanes:
         base, stride = array
         tile_row = cutlass.min(self.tile_row0 + k, self.tile_rows - 1)
         return base + (tile_row * GROUP + row) * stride
+
+
+def _prefetch_later_cta(cfg, mX, tile_rows, tile_cols):
+    """Ask L2 for the input of the CTA ``l2_ahead`` launches later (x fastest), if its
+    strips are whole: ``16 K`` rows of 1 KB, one 128-byte line per thread and step.
+
+    Each thread's loads in flight do not hide the DRAM latency (``kernel``); a
+    line per thread covers the later CTA's rows in a few instructions and holds
+    no registers. (One bulk prefetch per row measured slower: NOTES, v9.)
+    """
+    tidx, _, _ = cute.arch.thread_idx()
+    strip_block, row_block, layer = cute.arch.block_idx()
+    blocks_x = Int64(cute.arch.grid_dim()[0])
+    row_block = Int64(layer) * cute.arch.grid_dim()[1] + Int64(row_block)
+    later = row_block * blocks_x + Int64(strip_block) + cfg.l2_ahead
+    later_x, later_y = later % blocks_x, later // blocks_x
+    per_x = WARPS * strip_tiles(cfg)  # tiles a CTA covers along a row
+    esize = cfg.element.width // 8
+    per_row = per_x * GROUP * esize // LINE  # lines of a CTA row
+    rows = tile_rows * GROUP
+    cta_rows = cfg.groups_per_thread * GROUP
+    whole = Int32((later_x + 1) * per_x <= tile_cols)
+    for i in range((cta_rows * per_row + cfg.threads - 1) // cfg.threads):
+        line = Int32(tidx) + i * cfg.threads
+        row = later_y * cta_rows + Int64(line // per_row)
+        wanted = Int32(line < cta_rows * per_row) & Int32(row < rows) & whole
+        element = cutlass.min(row, rows - 1) * (tile_cols * GROUP) + later_x * (per_x * GROUP)
+        addr = mX.iterator.toint() + element * esize + Int64(line % per_row) * LINE
+        pin.prefetch_line_l2(wanted, addr)
 
 
 def _load_unit(lanes, k):
@@ -294,10 +334,10 @@ def _fast_candidates(cfg, words, inv4, inv6):
             ax = pin.abs_f32(v)
             for inv, r, rows in ((inv4, r4, rows4), (inv6, r6, rows6)):
                 m = pin.mul_rn(ax, inv)
-                r.append(pin.e2m1_round_magic(m))
+                r.append(pin.e2m1_round_magic(m, 2.0 * cfg.code_scale))
                 rows[row] = add_error(cfg, rows[row], pin.sub_rn(r[-1], m))
-        codes4.append(pin.grid_codes8(r4))
-        codes6.append(pin.grid_codes8(r6))
+        codes4.append(grid_codes(cfg, r4))
+        codes6.append(grid_codes(cfg, r6))
     return codes4, codes6, rows4, rows6, signs
 
 

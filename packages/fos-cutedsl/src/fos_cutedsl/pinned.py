@@ -7,8 +7,9 @@ fuses a multiply into an add. Left to itself, the compiler may contract
 of the kernel goes through one of these ``llvm.inline_asm`` wrappers, whose PTX
 instruction is fixed. No helper uses ``.ftz`` or an approximate instruction.
 
-All helpers are pure (``has_side_effects=False``) so LLVM may still schedule
-and deduplicate them; it cannot change their rounding.
+The arithmetic helpers are pure (``has_side_effects=False``) so LLVM may still
+schedule and deduplicate them; it cannot change their rounding. The memory ones
+(``reload_v4``, the prefetches, ``store_if``) have side effects.
 """
 
 from __future__ import annotations
@@ -699,15 +700,7 @@ def prefetch_l2(mask, addr, nbytes: int, *, loc=None, ip=None) -> None:
         f" @p cp.async.bulk.prefetch.L2.global [$1], {nbytes}; }}"
     )
     ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip)]
-    llvm.inline_asm(
-        None,
-        ops,
-        text,
-        "r,l",
-        has_side_effects=True,
-        is_align_stack=False,
-        asm_dialect=llvm.AsmDialect.AD_ATT,
-    )
+    _asm(None, ops, text, "r,l", side_effects=True)
 
 
 @dsl_user_op
@@ -715,15 +708,7 @@ def prefetch_line_l2(mask, addr, *, loc=None, ip=None) -> None:
     """``prefetch.global.L2`` of the line at ``addr`` where ``mask`` is nonzero (one per thread)."""
     text = "{ .reg .pred p; setp.ne.u32 p, $0, 0; @p prefetch.global.L2 [$1]; }"
     ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip)]
-    llvm.inline_asm(
-        None,
-        ops,
-        text,
-        "r,l",
-        has_side_effects=True,
-        is_align_stack=False,
-        asm_dialect=llvm.AsmDialect.AD_ATT,
-    )
+    _asm(None, ops, text, "r,l", side_effects=True)
 
 
 @dsl_user_op
@@ -735,15 +720,7 @@ def store_if(mask, addr, value, bits: int, *, loc=None, ip=None) -> None:
     """
     text = f"{{ .reg .pred p; setp.ne.u32 p, $0, 0; @p st.global.u{bits} [$1], $2; }}"
     ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip), _i(value, loc, ip)]
-    llvm.inline_asm(
-        None,
-        ops,
-        text,
-        "r,l,r",
-        has_side_effects=True,
-        is_align_stack=False,
-        asm_dialect=llvm.AsmDialect.AD_ATT,
-    )
+    _asm(None, ops, text, "r,l,r", side_effects=True)
 
 
 CODE_SCALE = 2.0**-14  # an on-grid r * 2^-14 as a float16 is its E2M1 code shifted left by 9

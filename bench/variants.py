@@ -35,13 +35,12 @@ F32_ROW = ("float32", "1x16", True, "mae")
 F32_16X16 = ("float32", "16x16", False, "mae")
 VARIANTS = (
     ("default", *BF16_1X16, {}),
-    ("no L2 prefetch", *BF16_1X16, {"l2_ahead": 0}),
-    ("L2 66", *BF16_1X16, {"l2_ahead": 66}),
-    ("L2 396", *BF16_1X16, {"l2_ahead": 396}),
-    ("no f16 codes", *BF16_1X16, {"f16_codes": False}),
+    ("per CTA (0.1.6)", *BF16_1X16, {"persistent": False}),
     ("default", *BF16_ROW, {}),
     ("default", *BF16_16X16, {}),
     ("default", *F32_1X16, {}),
+    ("default", "bfloat16", "1x16", False, "mse", {}),
+    ("per CTA (0.1.6)", "bfloat16", "1x16", False, "mse", {"persistent": False}),
 )
 
 

@@ -88,15 +88,38 @@ def test_real_variant_compiles_clean(arch, tmp_path):
     )
     failures, counts = audit_ptx(fn.__ptx__, arch)
     assert failures == []
-    groups = QuantizeConfig("bfloat16", "1x16", "mse", 256, False).groups_per_thread
-    # 2 per element per candidate, in the fast path and again in the undecided branch,
-    # in both copies of the loop (full CTAs and a ragged last one).
-    assert counts["magic fma"] == 2 * 128 * groups
-    assert counts["exact-sum fma"] == 2 * 32 * groups  # 1 per element per candidate, undecided
-    # 16-bit 1x16 per tensor: f16x2 codes (4 cvt per 8 codes, both candidates, both
-    # copies) and one L2 prefetch of a later CTA's input (full CTAs only).
+    cfg = QuantizeConfig("bfloat16", "1x16", "mse", 256, False)
+    assert cfg.persistent  # 16-bit 1x16 per tensor: one CTA per SM (``persistent``)
+    groups = cfg.groups_per_thread
+    # 2 per element per candidate: per group of a unit in the fast path and again in
+    # the undecided branch, and once more in the ragged last unit's fast path.
+    assert counts["magic fma"] == 2 * 64 * groups + 64
+    assert counts["exact-sum fma"] == 32 * groups  # 1 per element per candidate, undecided
+    # f16x2 codes: 4 cvt per 8 codes, both candidates, per group and in the ragged path;
+    # no L2 prefetch (the persistent kernel measured faster without).
+    assert counts["f16x2"] == 16 * (groups + 1)
+    assert counts["l2 prefetch"] == counts["l2 lines"] == 0
+    assert counts["shfl"] == 2  # the drawn unit's broadcast (and the DSL's smem base)
+
+
+def test_per_cta_variant_compiles_clean(tmp_path):
+    """``persistent=False``: one CTA per 1024 groups, a full and a ragged copy of the loop."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.kernel import QuantizeConfig, compile_quantize
+
+    fn = compile_quantize(
+        "bfloat16", "1x16", "mse", 256, False, "sm_90a", f"--keep-ptx --dump-dir {tmp_path}",
+        persistent=False,
+    )  # fmt: skip
+    failures, counts = audit_ptx(fn.__ptx__, "sm_90a")
+    assert failures == []
+    groups = QuantizeConfig(
+        "bfloat16", "1x16", "mse", 256, False, persistent=False
+    ).groups_per_thread
+    assert counts["magic fma"] == 2 * 128 * groups  # fast and undecided, both copies
+    assert counts["exact-sum fma"] == 2 * 32 * groups
     assert counts["f16x2"] == 2 * 2 * (2 * 4) * groups
-    assert counts["l2 prefetch"] == 1
+    assert counts["l2 prefetch"] == 1  # a later CTA's input, full CTAs only
     assert counts["l2 lines"] == 0
 
 
@@ -139,11 +162,13 @@ def test_undecided_out_of_line_variant_compiles_clean(tmp_path):
 
     fn = compile_quantize(
         "bfloat16", "1x16", "mae", 256, False, "sm_90a", f"--keep-ptx --dump-dir {tmp_path}",
-        undecided_inline=False,
+        undecided_inline=False, persistent=False,
     )  # fmt: skip
     failures, counts = audit_ptx(fn.__ptx__, "sm_90a")
     assert failures == []
-    groups = QuantizeConfig("bfloat16", "1x16", "mae", 256, False).groups_per_thread
+    groups = QuantizeConfig(
+        "bfloat16", "1x16", "mae", 256, False, persistent=False
+    ).groups_per_thread
     assert counts["magic fma"] == 2 * 64 * groups  # the fast path's only, both copies
     assert counts["exact-sum fma"] == 0
 
@@ -151,11 +176,35 @@ def test_undecided_out_of_line_variant_compiles_clean(tmp_path):
 def test_tuning_defaults_per_mode():
     """Zero tuning knobs take the mode's measured default; explicit knobs win."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.kernel import DEFAULT_TUNING, FLOAT32_TUNING, QuantizeConfig
+    from fos_cutedsl.kernel import (
+        DEFAULT_TUNING,
+        FLOAT32_TUNING,
+        PERSISTENT_THREADS,
+        PERSISTENT_TUNING,
+        QuantizeConfig,
+    )
 
     for (block, row_scaled), tuned in DEFAULT_TUNING.items():
-        cfg = QuantizeConfig("bfloat16", block, "mae", 256, row_scaled)
+        cfg = QuantizeConfig("bfloat16", block, "mae", 256, row_scaled, persistent=False)
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
+        assert cfg.threads == 256
+    # 16-bit 1x16 per tensor runs the persistent kernel (one CTA of 768 threads per SM).
+    for dtype in ("bfloat16", "float16"):
+        cfg = QuantizeConfig(dtype, "1x16", "mae", 256, False)
+        assert cfg.persistent and cfg.threads == PERSISTENT_THREADS and cfg.sms == 132
+        assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == PERSISTENT_TUNING
+    assert not QuantizeConfig("float32", "1x16", "mae", 256, False).persistent
+    assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True).persistent
+    for bad in (
+        dict(row_scaled=True, persistent=True),
+        dict(block="16x16", persistent=True),
+        dict(threads=784),
+        dict(l2_ahead=4),
+        dict(sms=0),
+    ):
+        with pytest.raises(ValueError, match=r"persistent|l2_ahead|sms"):
+            QuantizeConfig(**{**dict(dtype="bfloat16", block="1x16", err_mode="mae", bound=256,
+                                     row_scaled=False), **bad})  # fmt: skip
     for (block, row_scaled), tuned in FLOAT32_TUNING.items():
         cfg = QuantizeConfig("float32", block, "mse", 448, row_scaled)
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
@@ -174,16 +223,18 @@ def test_tuning_defaults_per_mode():
         QuantizeConfig("float32", "1x16", "mae", 256, False, f16_codes=True)
     with pytest.raises(ValueError, match="f16_codes"):
         QuantizeConfig("float32", "16x16", "mae", 256, False, f16_codes=True)
-    # The L2 prefetch of a later CTA's input: on for 16-bit 1x16 per tensor and 16x16.
+    # The L2 prefetch of a later CTA's input: on for 16-bit 16x16 and for 16-bit 1x16 per
+    # tensor with one CTA per 1024 groups (off in the persistent kernel).
     from fos_cutedsl.kernel import L2_AHEAD, L2_AHEAD_TILE
 
-    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).l2_ahead == L2_AHEAD > 0
-    assert QuantizeConfig("float16", "1x16", "mse", 448, False).l2_ahead == L2_AHEAD
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).l2_ahead == 0
+    per_cta = QuantizeConfig("float16", "1x16", "mse", 448, False, persistent=False)
+    assert per_cta.l2_ahead == L2_AHEAD > 0
     assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).l2_ahead == L2_AHEAD_TILE > 0
     assert QuantizeConfig("float32", "1x16", "mae", 256, False).l2_ahead == 0
     assert QuantizeConfig("float32", "16x16", "mae", 256, False).l2_ahead == 0
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).l2_ahead == 0
-    for bad in ({"l2_ahead": -1}, {"l2_ahead": 8, "row_scaled": True}):
+    for bad in ({"l2_ahead": -1}, {"l2_ahead": 8, "row_scaled": True, "persistent": False}):
         with pytest.raises(ValueError, match="l2_ahead"):
             QuantizeConfig(**{**dict(dtype="bfloat16", block="1x16", err_mode="mae", bound=256,
                                      row_scaled=False), **bad})  # fmt: skip

@@ -11,9 +11,9 @@ from fos_reference.validation import check_quantize_args
 from .cache import CompileCache, VariantKey
 
 try:
-    from .kernel import compile_quantize
+    from .kernel import compile_variant
 except ImportError as exc:  # CuTe DSL (or its CUDA bindings) missing
-    compile_quantize = None
+    compile_variant = None
     _IMPORT_ERROR: str = f"CuTe DSL is not importable: {exc}"
 else:
     _IMPORT_ERROR = ""
@@ -27,12 +27,21 @@ _GROUPS_PER_BLOCK = (
 _MAX_ROW_SCALED_GROUPS = 64 * 65535  # row-scaled CTAs are 64 groups wide, grid.y < 2^16
 
 #: The process-wide compile cache (one binary per ``VariantKey``).
-CACHE = CompileCache(compile_quantize) if compile_quantize is not None else None
+CACHE = (
+    CompileCache(lambda *key: compile_variant(VariantKey(*key)))
+    if compile_variant is not None
+    else None
+)
 
 
 @functools.cache
 def _capability(index: int) -> tuple[int, int]:
     return torch.cuda.get_device_capability(index)
+
+
+@functools.cache
+def _sm_count(index: int) -> int:
+    return torch.cuda.get_device_properties(index).multi_processor_count
 
 
 def _index(device: torch.device) -> int:
@@ -143,7 +152,7 @@ def launch(
     major, minor = _capability(index)
     key = VariantKey(
         _DTYPE_NAMES[x.dtype], block, err_mode, int(e4m3_scale_bound), row_scaled,
-        f"sm_{major}{minor}a",
+        f"sm_{major}{minor}a", _sm_count(index),
     )  # fmt: skip
     if index == torch.cuda.current_device():
         CACHE.get(key)(x, amax, codes, scales)

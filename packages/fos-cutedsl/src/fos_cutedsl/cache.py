@@ -20,6 +20,7 @@ class VariantKey(NamedTuple):
     bound: int  # 256 | 448
     row_scaled: bool
     arch: str  # CuTe DSL arch string, e.g. "sm_90a"
+    sms: int = 132  # the device's SMs: the persistent kernel's grid (speed only, never bits)
 
 
 class CompileCache:

@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump-dir", help="keep each variant's PTX here")
     args = parser.parse_args(argv)
 
-    from .kernel import compile_quantize
+    from .kernel import compile_variant
 
     start = time.perf_counter()
     failed = 0
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         dump.mkdir(parents=True, exist_ok=True)
         for key in keys:
             t0 = time.perf_counter()
-            fn = compile_quantize(*key, extra_options=f"--keep-ptx --dump-dir {dump}")
+            fn = compile_variant(key, extra_options=f"--keep-ptx --dump-dir {dump}")
             ptx = fn.__ptx__ or ""
             failures, counts = audit_ptx(ptx, args.arch)
             name = f"{key.dtype}-{key.block}-{key.err_mode}-{key.bound}" + (

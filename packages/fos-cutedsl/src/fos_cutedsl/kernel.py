@@ -119,6 +119,12 @@ L2_AHEAD = 132
 # many launches later, with f16x2 codes: 1.5-2.5% faster than neither at 7168 columns on
 # each of 4 buffers, the same at 2048 (either alone: slower; bench/NOTES.md, v10).
 L2_AHEAD_TILE = 33
+# 16-bit 1x16 per tensor runs ``persistent``: one CTA of this many threads per SM (80
+# registers), 1 group ahead and the next unit's first loads carried, no L2 prefetch:
+# 192 against 205-219 us at 32768 x 7168 (bench/NOTES.md, v11).
+PERSISTENT_TUNING = (4, 1, 1)  # (groups_per_thread, prefetch, min_blocks)
+PERSISTENT_THREADS = 768
+H100_SMS = 132  # ``sms`` when the caller does not say (H100 and H200 SXM)
 
 
 @dataclass(frozen=True)
@@ -134,20 +140,31 @@ class QuantizeConfig:
     err_mode: str  # "mae" | "mse"
     bound: int  # 256 | 448
     row_scaled: bool
-    threads: int = 256
+    threads: int = 0  # 0: the mode's default (256; persistent: PERSISTENT_THREADS)
     groups_per_thread: int = 0  # 0: the mode's default (16x16: units); more amortizes setup
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
     undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
     f16_codes: bool | None = None  # fast-path codes via f16x2 (None: on where measured, 16-bit)
     l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)
+    persistent: bool | None = None  # 1x16 per tensor: ``persistent`` (None: 16-bit inputs)
+    sms: int = H100_SMS  # the device's SMs: the persistent grid (speed only, never bits)
 
     def __post_init__(self):
         mode = (self.block, self.row_scaled)
-        tuned = (
-            FLOAT32_TUNING if self.dtype == "float32" and mode in FLOAT32_TUNING else DEFAULT_TUNING
-        )
-        groups, prefetch, min_blocks = tuned[mode]
+        per_tensor_16bit = mode == ("1x16", False) and self.dtype != "float32"
+        if self.persistent is None:
+            object.__setattr__(self, "persistent", per_tensor_16bit)
+        if self.persistent and mode != ("1x16", False):
+            raise ValueError("persistent: only for 1x16 per tensor")
+        if self.persistent:
+            groups, prefetch, min_blocks = PERSISTENT_TUNING
+        elif self.dtype == "float32" and mode in FLOAT32_TUNING:
+            groups, prefetch, min_blocks = FLOAT32_TUNING[mode]
+        else:
+            groups, prefetch, min_blocks = DEFAULT_TUNING[mode]
+        if not self.threads:
+            object.__setattr__(self, "threads", PERSISTENT_THREADS if self.persistent else 256)
         if not self.groups_per_thread:
             object.__setattr__(self, "groups_per_thread", groups)
         if not self.prefetch:
@@ -156,19 +173,24 @@ class QuantizeConfig:
             object.__setattr__(self, "min_blocks", min_blocks)
         # f16x2 codes and the L2 prefetch: measured and verified for 16-bit 1x16 per
         # tensor and 16-bit 16x16 (the prefetch is a hint: it cannot change a bit).
-        per_tensor_16bit = mode == ("1x16", False) and self.dtype != "float32"
         tile_16bit = self.block == "16x16" and self.dtype != "float32"
         if self.f16_codes is None:
             object.__setattr__(self, "f16_codes", per_tensor_16bit or tile_16bit)
         if self.f16_codes and not (per_tensor_16bit or tile_16bit):
             raise ValueError("f16_codes: only for 16-bit 1x16 per tensor and 16-bit 16x16")
         if self.l2_ahead is None:
-            ahead = L2_AHEAD if per_tensor_16bit else L2_AHEAD_TILE if tile_16bit else 0
+            ahead = L2_AHEAD_TILE if tile_16bit else 0
+            if per_tensor_16bit and not self.persistent:
+                ahead = L2_AHEAD
             object.__setattr__(self, "l2_ahead", ahead)
-        if self.l2_ahead < 0 or (self.l2_ahead and self.row_scaled):
-            raise ValueError("l2_ahead: a CTA count >= 0, and not for row-scaled")
+        if self.l2_ahead < 0 or (self.l2_ahead and (self.row_scaled or self.persistent)):
+            raise ValueError("l2_ahead: a CTA count >= 0, and not for row-scaled or persistent")
+        if self.sms < 1:
+            raise ValueError("sms: at least one SM")
         if self.row_scaled and (self.threads % 64 or self.cta_rows * 8 > self.threads):
             raise ValueError("row-scaled: threads a multiple of 64, at least 8 per CTA row")
+        if self.persistent and self.threads % 32:
+            raise ValueError("persistent: whole warps (threads a multiple of 32)")
         if not self.row_scaled and self.threads < TABLE:
             raise ValueError(
                 f"per tensor: at least {TABLE} threads (one per scale byte's constants)"
@@ -293,6 +315,7 @@ class QuantizeKernel:
         table = smem.allocate_tensor(
             Float32, cute.make_layout((cfg.table_rows, 4), stride=(4, 1)), byte_alignment=16
         )
+        mantissas = None
         if cutlass.const_expr(cfg.row_scaled):
             mantissas = smem.allocate_tensor(
                 Float32, cute.make_layout((cfg.table_rows * 8, 2), stride=(2, 1)), byte_alignment=16
@@ -360,71 +383,10 @@ class QuantizeKernel:
                     ahead = ahead[1:]
                     if cutlass.const_expr(k + depth < cfg.groups_per_thread):
                         ahead.append(_load_group(cfg, mX, at.group(k + depth)))
-                    x = _unpack(cfg, words)
-
-                    # ---- step 1: global scale (row-scaled: this row's)
-                    if cutlass.const_expr(cfg.row_scaled):
-                        i = Int32(tidx) // 64 + k * cfg.row_lanes  # the row within the CTA
-                        gamax, s, zero_inv, margin = (
-                            table[i, 0],
-                            table[i, 1],
-                            table[i, 2],
-                            table[i, 3],
-                        )
-
-                    # ---- steps 2-3: block amax, candidate scales
-                    a = block_amax_fast(cfg, [words[w] for w in range(cfg.words)], x)
-                    pair, f4, f6 = candidate_scales(a, s)
-
-                    # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
-                    byte4, byte6 = (pair >> 8) & 0xFF, pair & 0xFF
-                    if cutlass.const_expr(cfg.row_scaled):
-                        inv4, y4 = _row_candidate(cfg, mantissas, i, f4, zero_inv)
-                        inv6, y6 = _row_candidate(cfg, mantissas, i, f6, zero_inv)
-                    else:
-                        inv4, y4 = table[byte4, 0], table[byte4, 1]
-                        inv6, y6 = table[byte6, 0], table[byte6, 1]
-                    ax = [pin.abs_f32(v) for v in x]
-                    codes4, e4 = _fast_candidate(cfg, ax, inv4)
-                    codes6, e6 = _fast_candidate(cfg, ax, inv6)
-                    err4, err6 = pin.mul_rn(e4, y4), pin.mul_rn(e6, y6)
-
-                    # ---- step 8: the choice, from the approximate errors where a bound decides
-                    pick4, decided = pin.choose_by_bound(err4, err6, y4, y6, margin)
-                    same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
-                    signs = _sign_nibbles(cfg, words)  # the last use of the group's words
-                    undecided = Int32(decided == 0) & Int32(same != 0)
-                    if cutlass.const_expr(cfg.undecided_inline):  # noqa: SIM102 (DSL: own if)
-                        if undecided != 0:
-                            # Rare (about 0.1% of random groups): SPEC's errors, exactly.
-                            if cutlass.const_expr(cfg.row_scaled):
-                                k4, j4, _ = pin.grid_constants(f4, gamax, cfg.d)
-                                k6, j6, _ = pin.grid_constants(f6, gamax, cfg.d)
-                            else:
-                                k4, j4 = table[byte4, 2], table[byte4, 3]
-                                k6, j6 = table[byte6, 2], table[byte6, 3]
-                            ax = [pin.abs_f32(v) for v in _unpack(cfg, _reload_group(cfg, mX, t))]
-                            e_inv4, e_inv6 = inv4, inv6
-                            if cutlass.const_expr(cfg.code_scale != 1.0):
-                                up = Float32(1.0 / cfg.code_scale)  # f16_codes: inv again
-                                e_inv4, e_inv6 = pin.mul_rn(inv4, up), pin.mul_rn(inv6, up)
-                            err4 = _exact_errors(cfg, ax, e_inv4, k4, j4)
-                            err6 = _exact_errors(cfg, ax, e_inv6, k6, j6)
-                            pick4 = pin.less_mask(err4, err6)
-
-                    # ---- step 8: select, codes with the input's signs, store
-                    codes = [pin.select_bits(pick4, codes4[w], codes6[w]) for w in range(2)]
-                    word0 = pin.with_signs(codes[0], signs[0])
-                    word1 = pin.with_signs(codes[1], signs[1])
-                    scale = pin.select_bits(pick4, pair >> 8, pair)
-                    if in_range:
-                        _store(mCodes, mScales, t, word0, word1, scale)
-                    # The exact path redoes the group where a shortcut's precondition
-                    # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
-                    # the rounding does not saturate) or an error is NaN (a NaN element).
-                    slow = pin.fast_path_fails(a, inv4, inv6, err4, err6, 7.0 * cfg.code_scale)
-                    if cutlass.const_expr(not cfg.undecided_inline):
-                        slow = slow | undecided  # SPEC's errors in the exact path instead
+                    slow = fast_group(
+                        cfg, words, t, in_range, (gamax, s, margin), k, table, mantissas,
+                        mX, mCodes, mScales,
+                    )  # fmt: skip
                     flagged = flagged | (slow << k)
 
         # ======== exact path, rare: one copy of its code, run-time loop over the flags
@@ -437,6 +399,84 @@ class QuantizeKernel:
                     )
                     if in_range:
                         _store(mCodes, mScales, t, word0, word1, scale)
+
+
+@cute.jit
+def fast_group(cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes, mScales):
+    """One 1x16 group through the fast path (steps 1-8), its codes and scale stored
+    if ``in_range``; returns 1 where the group needs the exact path.
+
+    ``consts`` is ``(gamax, s, margin)``; row-scaled reads them from ``table``, at
+    the row of the thread's ``k``-th group.
+    """
+    gamax, s, margin = consts
+    x = _unpack(cfg, words)
+
+    # ---- step 1: global scale (row-scaled: this row's)
+    if cutlass.const_expr(cfg.row_scaled):
+        tidx, _, _ = cute.arch.thread_idx()
+        i = Int32(tidx) // 64 + k * cfg.row_lanes  # the row within the CTA
+        gamax, s, zero_inv, margin = (
+            table[i, 0],
+            table[i, 1],
+            table[i, 2],
+            table[i, 3],
+        )
+
+    # ---- steps 2-3: block amax, candidate scales
+    a = block_amax_fast(cfg, [words[w] for w in range(cfg.words)], x)
+    pair, f4, f6 = candidate_scales(a, s)
+
+    # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
+    byte4, byte6 = (pair >> 8) & 0xFF, pair & 0xFF
+    if cutlass.const_expr(cfg.row_scaled):
+        inv4, y4 = _row_candidate(cfg, mantissas, i, f4, zero_inv)
+        inv6, y6 = _row_candidate(cfg, mantissas, i, f6, zero_inv)
+    else:
+        inv4, y4 = table[byte4, 0], table[byte4, 1]
+        inv6, y6 = table[byte6, 0], table[byte6, 1]
+    ax = [pin.abs_f32(v) for v in x]
+    codes4, e4 = _fast_candidate(cfg, ax, inv4)
+    codes6, e6 = _fast_candidate(cfg, ax, inv6)
+    err4, err6 = pin.mul_rn(e4, y4), pin.mul_rn(e6, y6)
+
+    # ---- step 8: the choice, from the approximate errors where a bound decides
+    pick4, decided = pin.choose_by_bound(err4, err6, y4, y6, margin)
+    same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
+    signs = _sign_nibbles(cfg, words)  # the last use of the group's words
+    undecided = Int32(decided == 0) & Int32(same != 0)
+    if cutlass.const_expr(cfg.undecided_inline):  # noqa: SIM102 (DSL: own if)
+        if undecided != 0:
+            # Rare (about 0.1% of random groups): SPEC's errors, exactly.
+            if cutlass.const_expr(cfg.row_scaled):
+                k4, j4, _ = pin.grid_constants(f4, gamax, cfg.d)
+                k6, j6, _ = pin.grid_constants(f6, gamax, cfg.d)
+            else:
+                k4, j4 = table[byte4, 2], table[byte4, 3]
+                k6, j6 = table[byte6, 2], table[byte6, 3]
+            ax = [pin.abs_f32(v) for v in _unpack(cfg, _reload_group(cfg, mX, t))]
+            e_inv4, e_inv6 = inv4, inv6
+            if cutlass.const_expr(cfg.code_scale != 1.0):
+                up = Float32(1.0 / cfg.code_scale)  # f16_codes: inv again
+                e_inv4, e_inv6 = pin.mul_rn(inv4, up), pin.mul_rn(inv6, up)
+            err4 = _exact_errors(cfg, ax, e_inv4, k4, j4)
+            err6 = _exact_errors(cfg, ax, e_inv6, k6, j6)
+            pick4 = pin.less_mask(err4, err6)
+
+    # ---- step 8: select, codes with the input's signs, store
+    codes = [pin.select_bits(pick4, codes4[w], codes6[w]) for w in range(2)]
+    word0 = pin.with_signs(codes[0], signs[0])
+    word1 = pin.with_signs(codes[1], signs[1])
+    scale = pin.select_bits(pick4, pair >> 8, pair)
+    if in_range:
+        _store(mCodes, mScales, t, word0, word1, scale)
+    # The exact path redoes the group where a shortcut's precondition
+    # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
+    # the rounding does not saturate) or an error is NaN (a NaN element).
+    slow = pin.fast_path_fails(a, inv4, inv6, err4, err6, 7.0 * cfg.code_scale)
+    if cutlass.const_expr(not cfg.undecided_inline):
+        slow = slow | undecided  # SPEC's errors in the exact path instead
+    return slow
 
 
 def _prefetch_later_cta(cfg, mX, chunk, total):
@@ -772,6 +812,14 @@ def exact_codes(x, f, inv, gamax, d):
     return words, diffs
 
 
+def compile_variant(key, extra_options: str = ""):
+    """``compile_quantize`` for a ``cache.VariantKey`` (its ``sms`` sizes the persistent grid)."""
+    return compile_quantize(
+        key.dtype, key.block, key.err_mode, key.bound, key.row_scaled, key.arch, extra_options,
+        sms=key.sms,
+    )  # fmt: skip
+
+
 def compile_quantize(
     dtype: str,
     block: str,
@@ -798,6 +846,10 @@ def compile_quantize(
         from .tile import TileKernel
 
         kernel = TileKernel(cfg)
+    elif cfg.persistent:
+        from .persistent import PersistentKernel
+
+        kernel = PersistentKernel(cfg)
     else:
         kernel = QuantizeKernel(cfg)
     rows = cute.sym_int64()

@@ -1,0 +1,199 @@
+"""16-bit 1x16 per tensor: one CTA per SM, its warps taking units of work from a counter.
+
+Why (``bench/NOTES.md``, v11). ``kernel.QuantizeKernel`` runs one CTA per
+1024 groups. A per-CTA timeline showed that a freed CTA slot stays empty for
+about 0.5 us before the next CTA starts (11% of the slots on average), and
+every CTA builds the scale table again. A static split over persistent CTAs
+does not help by itself: co-resident CTAs progress at different rates, so the
+first ones finish early and leave the SM half empty.
+
+Here each CTA holds every warp an SM can (``threads`` = 768 at 80 registers)
+and one contiguous range of units, equal to within one unit. A unit is
+``32 * groups_per_thread`` consecutive groups, lane ``l``'s group ``k`` being
+``32 k + l``. Each warp starts on unit ``lo + warp``, then takes units in
+order from a shared-memory counter (one atomic per unit), so a warp that runs
+ahead takes more. The scale table and step 1 are built once per SM.
+
+Loads: ``prefetch`` groups ahead within a unit, and the next unit's first
+``prefetch`` groups during this unit's last steps (``buffers``), so a warp's
+loads never wait for a unit change. The groups go through
+``kernel.fast_group`` and ``kernel``'s exact path: only who computes which
+group differs from ``kernel``, never a bit. The tensor's last unit, if it is
+ragged, runs one group per lane and step, its undecided groups in the exact
+path (inline, ptxas would predicate them for every group).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cutlass
+import cutlass.cute as cute
+from cuda.bindings.driver import CUstream
+from cutlass import Float32, Int32, Int64, Uint32
+
+from . import pinned as pin
+from .kernel import (
+    GROUP,
+    QuantizeConfig,
+    _exact_group,
+    _group_address,
+    _load_group,
+    _store,
+    build_scale_table,
+    fast_group,
+    launch_bounds,
+    scaled_margin,
+)
+
+WARP = 32
+
+
+class PersistentKernel:
+    """Host launcher and device kernel for a ``QuantizeConfig`` with ``persistent``."""
+
+    def __init__(self, config: QuantizeConfig):
+        assert config.persistent and config.threads % WARP == 0
+        self.cfg = config
+
+    @cute.jit
+    def __call__(
+        self,
+        mX: cute.Tensor,  # (R, C) bf16/f16, row-major
+        mAmax: cute.Tensor,  # (1,) float32
+        mCodes: cute.Tensor,  # (R, C/2) uint8
+        mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
+        stream: CUstream,
+    ):
+        unit = WARP * self.cfg.groups_per_thread
+        total = Int64(mX.shape[0]) * (Int64(mX.shape[1]) // GROUP)
+        units = (total + (unit - 1)) // unit
+        grid = Int32(cutlass.max(cutlass.min(units, Int64(self.cfg.sms)), Int64(1)))
+        self.kernel(mX, mAmax, mCodes, mScales, total, units).launch(
+            grid=[grid, 1, 1],
+            block=[self.cfg.threads, 1, 1],
+            smem=self.cfg.smem_bytes + 16,  # the table and the unit counter
+            stream=stream,
+            **launch_bounds(self.cfg),
+        )
+
+    @cute.kernel
+    def kernel(
+        self,
+        mX: cute.Tensor,
+        mAmax: cute.Tensor,
+        mCodes: cute.Tensor,
+        mScales: cute.Tensor,
+        total: Int64,
+        units: Int64,
+    ):
+        cfg = self.cfg
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        grid, _, _ = cute.arch.grid_dim()
+        warp = Int32(tidx) // WARP
+        lane = Int32(tidx) % WARP
+        unit = WARP * cfg.groups_per_thread
+        d = Float32(cfg.d)
+        smem = cutlass.memory.SmemAllocator()
+        table = smem.allocate_tensor(
+            Float32, cute.make_layout((cfg.table_rows, 4), stride=(4, 1)), byte_alignment=16
+        )
+        counter = smem.allocate_tensor(Int32, cute.make_layout(1), byte_alignment=16)
+        # This CTA's units [lo, hi), balanced; those below ``full`` hold whole groups
+        # only. (Unit indices fit 32 bits: 2^31 units would be 2^42 elements.)
+        lo = Int32(Int64(bidx) * units // Int64(grid))
+        hi = Int32((Int64(bidx) + 1) * units // Int64(grid))
+        full = cutlass.min(hi, Int32(total // unit))
+        # Each warp's first unit is lo + warp (its loads fly during step 1 and the
+        # table build); the counter hands out the later ones.
+        u = lo + warp
+        depth = min(cfg.prefetch, cfg.groups_per_thread)
+        buffers = [cute.make_rmem_tensor((cfg.words,), Uint32) for _ in range(depth)]
+        for j in cutlass.range_constexpr(depth):
+            _load_into(cfg, mX, _clamped(u, lane + j * WARP, unit, total), buffers[j])
+        if tidx == 0:
+            counter[0] = Int32(cfg.threads // WARP)
+
+        gamax = mAmax[0]
+        s = pin.global_scale(gamax, d)
+        s_dec = pin.div_rn(Float32(1.0), s)
+        margin = scaled_margin(cfg, pin.choice_margin(gamax, cfg.d, cfg.choice_margin))
+        consts = (gamax, s, margin)
+        build_scale_table(cfg, table, s_dec, gamax)  # (its barrier also publishes the counter)
+
+        while u < full:
+            u = _unit(
+                cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_dec,
+                u, lo, total,
+            )  # fmt: skip
+
+        # ======== the tensor's last unit, if ragged: the one warp that drew it
+        if u == full:  # noqa: SIM102 (DSL: own if)
+            if u < hi:
+                single = dataclasses.replace(cfg, undecided_inline=False)
+                for k in cutlass.range(cfg.groups_per_thread, unroll=1):
+                    t = Int64(u) * unit + Int64(lane + k * WARP)
+                    if t < total:
+                        words, _ = _load_group(cfg, mX, (t, None, True))
+                        slow = fast_group(
+                            single, words, t, True, consts, 0, table, None, mX, mCodes, mScales
+                        )
+                        if slow != 0:
+                            _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, gamax)
+
+
+@cute.jit
+def _unit(cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_dec, u, lo, total):
+    """Warp's unit ``u``: draws the next unit, runs this one's groups (the next one's
+    first loads into ``buffers`` during the last steps) and returns the next unit."""
+    tidx, _, _ = cute.arch.thread_idx()
+    lane = Int32(tidx) % WARP
+    unit = WARP * cfg.groups_per_thread
+    depth = min(cfg.prefetch, cfg.groups_per_thread)
+    taken = Int32(0)
+    if lane == 0:
+        taken = cute.arch.atomic_add(counter.iterator, Int32(1), scope="cta")
+    following = lo + cute.arch.shuffle_sync(taken, offset=0)
+    first = Int64(u) * unit + Int64(lane)
+    ahead = [(buffers[j], (first + j * WARP, None, True)) for j in range(depth)]
+    flagged = Int32(0)  # bit k: group k needs the exact path
+    for k in cutlass.range_constexpr(cfg.groups_per_thread):
+        words, (t, _, in_range) = ahead[0]
+        ahead = ahead[1:]
+        if cutlass.const_expr(k + depth < cfg.groups_per_thread):
+            ahead.append(_load_group(cfg, mX, (first + (k + depth) * WARP, None, True)))
+        else:  # the next unit's group j (its buffer was last read at step j < k)
+            j = k + depth - cfg.groups_per_thread
+            _load_into(cfg, mX, _clamped(following, lane + j * WARP, unit, total), buffers[j])
+        slow = fast_group(cfg, words, t, in_range, consts, k, table, None, mX, mCodes, mScales)
+        flagged = flagged | (slow << k)
+    # ======== exact path, rare: the flagged groups of this unit
+    if flagged != 0:
+        for k in cutlass.range(cfg.groups_per_thread, unroll=1):
+            if (flagged >> k) & 1 != 0:
+                t = first + Int64(k) * WARP
+                _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, consts[0])
+    return following
+
+
+def _clamped(u, offset, unit, total):
+    """Group ``offset`` of unit ``u``, or the tensor's last group past its end (valid memory)."""
+    return cutlass.min(Int64(u) * unit + Int64(offset), total - 1)
+
+
+@cute.jit
+def _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, gamax):
+    """Group ``t`` (in range) through the exact path, stored."""
+    t, _, word0, word1, scale = _exact_group(
+        cfg, mX, mAmax, (t, None, True), s_dec, gamax, Float32(cfg.d)
+    )
+    _store(mCodes, mScales, t, word0, word1, scale)
+
+
+def _load_into(cfg, mX, t, rX):
+    """Issue the 16-byte loads of group ``t`` into the register tensor ``rX``."""
+    ptr = cute.make_ptr(
+        Uint32, _group_address(cfg, mX, t), cute.AddressSpace.gmem, assumed_align=16
+    )
+    cute.autovec_copy(cute.make_tensor(ptr, cute.make_layout(cfg.words)), rX)

@@ -6,8 +6,9 @@ reference's bits, then times fos, the eager reference and (optionally)
 measured in the same run as the roofline. Effective bytes = input read +
 codes written + scales written. fos is timed as a CUDA-graph replay of the op
 (``--no-graphs``: eager calls), so that the op layer's host time does not show
-up as launch gaps in the event window; the reference is timed eagerly. Results: a table on stdout, a JSON file
-(``bench/results/<gpu>.json``) and a PNG of % of roofline.
+up as launch gaps in the event window; the reference is timed eagerly.
+Results: a table on stdout, a JSON file (``bench/results/<gpu>.json``) and a
+PNG of % of roofline.
 
     python bench/bench.py                    # the full GPU sweep
     python bench/bench.py --quick            # one shape per mode

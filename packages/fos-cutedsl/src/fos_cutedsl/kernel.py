@@ -13,10 +13,11 @@ This module is the 1x16 kernel and the arithmetic both kernels share;
 Kernel structure, per thread: ``groups_per_thread`` 1x16 groups one CTA-wide
 stride apart, each through the fast path (``prefetch`` later groups' 16-byte
 loads in flight meanwhile); then, only if a group flagged itself, the exact
-path for the flagged groups, one copy of its code in a run-time loop. 16-bit
-1x16 per tensor first asks L2 (one bulk prefetch from thread 0) for the input
-of the CTA ``l2_ahead`` launches later: the loads a thread keeps in flight do
-not hide the DRAM latency (``bench/NOTES.md``, v9).
+path for the flagged groups, one copy of its code in a run-time loop. With
+``l2_ahead`` a CTA first asks L2 (one bulk prefetch from thread 0) for the
+input of the CTA ``l2_ahead`` launches later (``bench/NOTES.md``, v9). 16-bit
+1x16 per tensor runs ``persistent`` instead (one CTA per SM, the same
+``fast_group``) unless ``QuantizeConfig.persistent`` is False.
 
 Fast path, per group in SPEC's order:
 
@@ -100,7 +101,7 @@ _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": 
 # measured on the H200 (bench/variants.py; bench/NOTES.md, v6 and v7): fewer groups
 # per thread keep the unrolled code small enough for the instruction cache.
 DEFAULT_TUNING = {
-    ("1x16", False): (4, 2, 3),  # 3 CTAs per SM: 80 registers with f16_codes
+    ("1x16", False): (4, 2, 3),  # 3 CTAs per SM: 80 registers (16-bit: persistent=False)
     ("1x16", True): (4, 2, 0),
     ("16x16", False): (2, 2, 3),  # 16x16: units (4 rows x 16 bytes of a tile) per thread
 }
@@ -111,9 +112,9 @@ FLOAT32_TUNING = {
     ("1x16", True): (4, 1, 4),
     ("16x16", False): (4, 1, 4),
 }
-# 16-bit 1x16 per tensor: a bulk L2 prefetch of the input of the CTA this many launches
-# later (132 to 396 measured 202-206 us against 221 us without; float32 and row-scaled
-# measured slower with it: bench/NOTES.md, v9).
+# 16-bit 1x16 per tensor with persistent=False: a bulk L2 prefetch of the input of the
+# CTA this many launches later (132 to 396 measured 202-206 us against 221 us without;
+# float32 and row-scaled measured slower with it: bench/NOTES.md, v9).
 L2_AHEAD = 132
 # 16-bit 16x16: a line per thread (``prefetch.global.L2``) of the input of the CTA this
 # many launches later, with f16x2 codes: 1.5-2.5% faster than neither at 7168 columns on
@@ -131,8 +132,8 @@ H100_SMS = 132  # ``sms`` when the caller does not say (H100 and H200 SXM)
 class QuantizeConfig:
     """Compile-time knobs of one kernel variant (one compiled binary each).
 
-    The last four are tuning knobs (``bench/variants.py`` times them); every
-    setting computes the same bits.
+    The fields after ``row_scaled`` are tuning knobs (``bench/variants.py`` times
+    them) and ``sms``, the device's SM count; every setting computes the same bits.
     """
 
     dtype: str  # "bfloat16" | "float16" | "float32"
@@ -544,12 +545,17 @@ def _group_address(cfg, mX, t):
 
 def _load_group(cfg, mX, position):
     """Issue the 16-byte loads of the group at ``position``: (raw 32-bit words, position)."""
-    x_addr = _group_address(cfg, mX, position[0])
-    x_ptr = cute.make_ptr(Uint32, x_addr, cute.AddressSpace.gmem, assumed_align=16)
-    gX = cute.make_tensor(x_ptr, cute.make_layout(cfg.words))  # (words,)
     rX = cute.make_rmem_tensor((cfg.words,), Uint32)
-    cute.autovec_copy(gX, rX)
+    load_group_into(cfg, mX, position[0], rX)
     return rX, position
+
+
+def load_group_into(cfg, mX, t, rX):
+    """Issue the 16-byte loads of group ``t`` into the register tensor ``rX`` (``cfg.words``)."""
+    x_ptr = cute.make_ptr(
+        Uint32, _group_address(cfg, mX, t), cute.AddressSpace.gmem, assumed_align=16
+    )
+    cute.autovec_copy(cute.make_tensor(x_ptr, cute.make_layout(cfg.words)), rX)
 
 
 def _reload_group(cfg, mX, t):

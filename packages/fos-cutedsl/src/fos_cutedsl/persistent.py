@@ -37,12 +37,12 @@ from .kernel import (
     GROUP,
     QuantizeConfig,
     _exact_group,
-    _group_address,
     _load_group,
     _store,
     build_scale_table,
     fast_group,
     launch_bounds,
+    load_group_into,
     scaled_margin,
 )
 
@@ -111,7 +111,7 @@ class PersistentKernel:
         depth = min(cfg.prefetch, cfg.groups_per_thread)
         buffers = [cute.make_rmem_tensor((cfg.words,), Uint32) for _ in range(depth)]
         for j in cutlass.range_constexpr(depth):
-            _load_into(cfg, mX, _clamped(u, lane + j * WARP, unit, total), buffers[j])
+            load_group_into(cfg, mX, _clamped(u, lane + j * WARP, unit, total), buffers[j])
         if tidx == 0:
             counter[0] = Int32(cfg.threads // WARP)
 
@@ -165,7 +165,7 @@ def _unit(cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_de
             ahead.append(_load_group(cfg, mX, (first + (k + depth) * WARP, None, True)))
         else:  # the next unit's group j (its buffer was last read at step j < k)
             j = k + depth - cfg.groups_per_thread
-            _load_into(cfg, mX, _clamped(following, lane + j * WARP, unit, total), buffers[j])
+            load_group_into(cfg, mX, _clamped(following, lane + j * WARP, unit, total), buffers[j])
         slow = fast_group(cfg, words, t, in_range, consts, k, table, None, mX, mCodes, mScales)
         flagged = flagged | (slow << k)
     # ======== exact path, rare: the flagged groups of this unit
@@ -189,11 +189,3 @@ def _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, gamax):
         cfg, mX, mAmax, (t, None, True), s_dec, gamax, Float32(cfg.d)
     )
     _store(mCodes, mScales, t, word0, word1, scale)
-
-
-def _load_into(cfg, mX, t, rX):
-    """Issue the 16-byte loads of group ``t`` into the register tensor ``rX``."""
-    ptr = cute.make_ptr(
-        Uint32, _group_address(cfg, mX, t), cute.AddressSpace.gmem, assumed_align=16
-    )
-    cute.autovec_copy(cute.make_tensor(ptr, cute.make_layout(cfg.words)), rX)

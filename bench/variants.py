@@ -37,6 +37,7 @@ VARIANTS = (
     ("default", *BF16_1X16, {}),
     ("per CTA (0.1.6)", *BF16_1X16, {"persistent": False}),
     ("default", *BF16_ROW, {}),
+    ("0.1.7 (256 thr)", *BF16_ROW, {"threads": 256, "f16_codes": False}),
     ("default", *BF16_16X16, {}),
     ("default", *F32_1X16, {}),
     ("default", "bfloat16", "1x16", False, "mse", {}),

@@ -36,6 +36,8 @@ the CPU, exhaustively where the domain allows:
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 F32 = torch.float32
@@ -269,15 +271,19 @@ def row_tables(s_dec: torch.Tensor):
     return y, torch.tensor(1.0, dtype=F32) / y
 
 
-def row_candidate(f: torch.Tensor, y_row: torch.Tensor, inv_row: torch.Tensor, zero_inv):
+def row_candidate(
+    f: torch.Tensor, y_row: torch.Tensor, inv_row: torch.Tensor, zero_inv, inv_scale=1.0
+):
     """The kernel's (inv, y) for scales ``f`` from one row's tables; inv NaN off the range.
 
     ``f == 0`` takes ``zero_inv``, the row's inv for a zero scale (FLT_MAX or NaN).
+    ``inv_scale`` (``CODE_SCALE`` for f16x2 codes) is folded into ``2^-e``.
     """
     b = bits(f)
     j = (b >> 20) & 7
     e = b & 0x7F800000  # 2^e as float32 bits (0 for f = 0)
-    pe, ne = floats(e), floats(0x7F000000 - e)  # 2^e and 2^-e
+    shift = int(math.log2(inv_scale))
+    pe, ne = floats(e), floats(0x7F000000 + (shift << 23) - e)  # 2^e and 2^-e inv_scale
     y = y_row[j] * pe
     inv = inv_row[j] * ne
     ok = (y >= ROW_Y_LOW) & (y <= ROW_Y_HIGH)

@@ -181,13 +181,17 @@ def test_tuning_defaults_per_mode():
         FLOAT32_TUNING,
         PERSISTENT_THREADS,
         PERSISTENT_TUNING,
+        ROW_SCALED_THREADS,
         QuantizeConfig,
     )
 
     for (block, row_scaled), tuned in DEFAULT_TUNING.items():
         cfg = QuantizeConfig("bfloat16", block, "mae", 256, row_scaled, persistent=False)
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
-        assert cfg.threads == 256
+        assert cfg.threads == (ROW_SCALED_THREADS if row_scaled else 256)
+    # 16-bit row-scaled: 384-thread CTAs (24 rows); float32 row-scaled keeps 256 (16 rows).
+    assert ROW_SCALED_THREADS == 384
+    assert QuantizeConfig("float32", "1x16", "mae", 256, True).threads == 256
     # 16-bit 1x16 per tensor runs the persistent kernel (one CTA of 768 threads per SM).
     for dtype in ("bfloat16", "float16"):
         cfg = QuantizeConfig(dtype, "1x16", "mae", 256, False)
@@ -210,15 +214,18 @@ def test_tuning_defaults_per_mode():
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
     cfg = QuantizeConfig("float32", "1x16", "mse", 448, False, groups_per_thread=2, prefetch=3)
     assert (cfg.groups_per_thread, cfg.prefetch) == (2, 3)
-    # f16x2 code packing: 16-bit 1x16 per tensor and 16-bit 16x16 only.
+    # f16x2 code packing: every 16-bit mode (row-scaled too), never float32.
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).f16_codes
     assert QuantizeConfig("float16", "1x16", "mse", 256, False).f16_codes
     assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).f16_codes
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).f16_codes
+    assert QuantizeConfig("float16", "1x16", "mse", 448, True).f16_codes
     assert not QuantizeConfig("float32", "1x16", "mae", 256, False).f16_codes
-    assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True).f16_codes
+    assert not QuantizeConfig("float32", "1x16", "mae", 256, True).f16_codes
     assert not QuantizeConfig("float32", "16x16", "mae", 256, False).f16_codes
+    assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True, f16_codes=False).f16_codes
     with pytest.raises(ValueError, match="f16_codes"):
-        QuantizeConfig("bfloat16", "1x16", "mae", 256, True, f16_codes=True)
+        QuantizeConfig("float32", "1x16", "mae", 256, True, f16_codes=True)
     with pytest.raises(ValueError, match="f16_codes"):
         QuantizeConfig("float32", "1x16", "mae", 256, False, f16_codes=True)
     with pytest.raises(ValueError, match="f16_codes"):
@@ -244,7 +251,8 @@ def test_tuning_defaults_per_mode():
     with pytest.raises(ValueError, match="16x16"):
         QuantizeConfig("bfloat16", "16x16", "mae", 256, False, threads=512)
     # Row-scaled CTAs are 64 groups wide and build 8 table entries per row, a thread each.
-    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).cta_rows == 16
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).cta_rows == 24
+    assert QuantizeConfig("float32", "1x16", "mae", 256, True).cta_rows == 16
     with pytest.raises(ValueError, match="row-scaled"):
         QuantizeConfig("bfloat16", "1x16", "mae", 256, True, groups_per_thread=16)
     assert {(v.block, v.row_scaled) for v in variants("sm_90a")} == set(DEFAULT_TUNING)

@@ -212,6 +212,36 @@ def test_row_candidate_equals_spec_where_taken(d):
     assert ((fast_y[:, 0] == 0) | torch.isnan(fast_y[:, 0])).all()
 
 
+@pytest.mark.parametrize("d", [1536.0, 2688.0])
+def test_row_candidate_f16_scale_is_the_scaled_candidate(d):
+    """f16x2 codes, row-scaled: ``2^-14`` folded into ``row_candidate``'s ``2^-e`` gives
+    what ``kernel._scaled_candidate`` makes of the unscaled inv (NaN where that is
+    below 2^-112, else ``inv 2^-14``), bit for bit, for every scale byte."""
+    gen = torch.Generator().manual_seed(11 + int(d))
+    exps = torch.randint(-149, 128, (2000,), generator=gen).float()
+    g = ((torch.rand(2000, generator=gen) + 1) * torch.exp2(exps)).to(F32)
+    special = [0.0, -0.0, -1.0, float("inf"), float("nan"), 3.4028235e38, 1e-45, d * 2.0**-126]
+    g = torch.cat([g, torch.tensor(special, dtype=F32)])
+    s = fos_reference.global_encode_scale(g, int(d / 6))
+    s_dec = torch.tensor(1.0, dtype=F32) / s
+    y_tab, inv_tab = fm.row_tables(s_dec)
+    f = _all_scales()
+    scale = torch.tensor(fm.CODE_SCALE, dtype=F32)
+    zero_inv = fm.zero_scale_inv(g)
+    checked = 0
+    for r in range(g.numel()):
+        inv, y = fm.row_candidate(f, y_tab[r], inv_tab[r], zero_inv[r])
+        inv_s, y_s = fm.row_candidate(f, y_tab[r], inv_tab[r], zero_inv[r] * scale, fm.CODE_SCALE)
+        small = inv < 2.0**-126 / fm.CODE_SCALE
+        want = torch.where(small, torch.tensor(float("nan")), inv * scale)
+        assert torch.equal(torch.isnan(inv_s), torch.isnan(want))
+        ok = ~torch.isnan(want)
+        assert torch.equal(inv_s[ok].view(torch.int32), want[ok].view(torch.int32))
+        assert torch.equal(y_s.view(torch.int32), y.view(torch.int32))
+        checked += int(ok.sum())
+    assert checked > 100_000  # most rows and scales take the fast path
+
+
 def test_row_candidate_covers_the_practical_range():
     """Every scale byte takes the shortcut for 1e-20 <= gamax <= 1e20."""
     g = torch.logspace(-20, 20, 801).to(F32)

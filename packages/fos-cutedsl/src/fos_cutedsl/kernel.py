@@ -41,7 +41,7 @@ Fast path, per group in SPEC's order:
    ``m = RN(|x_i| inv)``; E2M1 magnitude ``r = RN(m - C) + C`` with
    ``C = max(m, 2) 2^22``, packed into codes at once (``r * 2^-126``'s bit
    pattern is the code shifted left by 22, moved into its nibble by ``mad``;
-   16-bit 1x16 per tensor and 16x16, ``f16_codes``: the same steps on ``m 2^-14``, whose
+   16-bit inputs, ``f16_codes``: the same steps on ``m 2^-14``, whose
    float16 is the code shifted left by 9, so ``cvt.rn.f16x2.f32`` and ``prmt``
    pack 8 codes in 8 instructions);
    an approximate error ``e = sum |RN(r - m)|`` (mse: squares) in units of
@@ -64,12 +64,13 @@ group as SPEC writes it, per element: ``q_i = x_i * inv``, a segment-scaled
 ``RN(y + 2^23)`` E2M1 rounding (SM90) or the hardware conversion (SM100+),
 and ``val = ((dq * f) * gamax) / D`` with ``div.rn``.
 
-Tiling. 256 threads per CTA. 1x16: group ``t`` is elements ``[16t, 16t+16)``,
-code bytes ``[8t, 8t+8)`` (one 8-byte store) and scale byte ``t``; a full CTA
+Tiling. 256 threads per CTA (16-bit row-scaled: 384). 1x16: group ``t`` is
+elements ``[16t, 16t+16)``, code bytes ``[8t, 8t+8)`` (one 8-byte store) and
+scale byte ``t``; a full CTA
 addresses its groups as constant offsets from the thread's first, and only a
 ragged last CTA runs a second, clamped copy of the loop. Row-scaled 1x16 is
-2-D: a CTA covers 64 consecutive groups of ``cta_rows`` rows (4 rows per
-step, group ``k`` of a thread ``4k`` rows below its first), so a thread's row
+2-D: a CTA covers 64 consecutive groups of ``cta_rows`` rows (``threads / 64``
+rows per step, group ``k`` of a thread ``k`` steps below its first), so a thread's row
 needs no division and the CTA's rows fit a small table. Threads past the end
 re-read the last group and skip their stores. All addresses are computed in
 64-bit integers (tensors over 2^31 elements are fine).
@@ -125,6 +126,10 @@ L2_AHEAD_TILE = 33
 # 192 against 205-219 us at 32768 x 7168 (bench/NOTES.md, v11).
 PERSISTENT_TUNING = (4, 1, 1)  # (groups_per_thread, prefetch, min_blocks)
 PERSISTENT_THREADS = 768
+# 16-bit row-scaled: CTAs of this many threads (24 rows by 64 groups, 2 per SM), with
+# f16x2 codes: 1% faster than 256 threads without them at 32768 x 7168, 0.5% at 2048
+# columns (bench/NOTES.md, v12).
+ROW_SCALED_THREADS = 384
 H100_SMS = 132  # ``sms`` when the caller does not say (H100 and H200 SXM)
 
 
@@ -141,12 +146,12 @@ class QuantizeConfig:
     err_mode: str  # "mae" | "mse"
     bound: int  # 256 | 448
     row_scaled: bool
-    threads: int = 0  # 0: the mode's default (256; persistent: PERSISTENT_THREADS)
+    threads: int = 0  # 0: the mode's default (256, ROW_SCALED_THREADS or PERSISTENT_THREADS)
     groups_per_thread: int = 0  # 0: the mode's default (16x16: units); more amortizes setup
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
     undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
-    f16_codes: bool | None = None  # fast-path codes via f16x2 (None: on where measured, 16-bit)
+    f16_codes: bool | None = None  # fast-path codes via f16x2 (None: for 16-bit inputs)
     l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)
     persistent: bool | None = None  # 1x16 per tensor: ``persistent`` (None: 16-bit inputs)
     sms: int = H100_SMS  # the device's SMs: the persistent grid (speed only, never bits)
@@ -164,21 +169,24 @@ class QuantizeConfig:
             groups, prefetch, min_blocks = FLOAT32_TUNING[mode]
         else:
             groups, prefetch, min_blocks = DEFAULT_TUNING[mode]
+        row_scaled_16bit = mode == ("1x16", True) and self.dtype != "float32"
         if not self.threads:
-            object.__setattr__(self, "threads", PERSISTENT_THREADS if self.persistent else 256)
+            threads = ROW_SCALED_THREADS if row_scaled_16bit else 256
+            object.__setattr__(self, "threads", PERSISTENT_THREADS if self.persistent else threads)
         if not self.groups_per_thread:
             object.__setattr__(self, "groups_per_thread", groups)
         if not self.prefetch:
             object.__setattr__(self, "prefetch", prefetch)
         if not self.min_blocks:
             object.__setattr__(self, "min_blocks", min_blocks)
-        # f16x2 codes and the L2 prefetch: measured and verified for 16-bit 1x16 per
-        # tensor and 16-bit 16x16 (the prefetch is a hint: it cannot change a bit).
+        # f16x2 codes (every 16-bit mode) and the L2 prefetch (16-bit 1x16 per tensor
+        # and 16x16): measured and verified there (the prefetch is a hint: it cannot
+        # change a bit). float32 16x16 with f16x2 codes spilled and was slower (v12).
         tile_16bit = self.block == "16x16" and self.dtype != "float32"
         if self.f16_codes is None:
-            object.__setattr__(self, "f16_codes", per_tensor_16bit or tile_16bit)
-        if self.f16_codes and not (per_tensor_16bit or tile_16bit):
-            raise ValueError("f16_codes: only for 16-bit 1x16 per tensor and 16-bit 16x16")
+            object.__setattr__(self, "f16_codes", self.dtype != "float32")
+        if self.f16_codes and self.dtype == "float32":
+            raise ValueError("f16_codes: only for 16-bit inputs")
         if self.l2_ahead is None:
             ahead = L2_AHEAD_TILE if tile_16bit else 0
             if per_tensor_16bit and not self.persistent:
@@ -360,19 +368,7 @@ class QuantizeKernel:
                     if tidx < cfg.cta_rows * 8:
                         i, j = Int32(tidx) >> 3, Int32(tidx) & 7
                         g = mAmax[cutlass.min(row_lo + Int64(i), rows - 1)]
-                        s_row = pin.global_scale(g, d)
-                        s_dec_row = pin.div_rn(Float32(1.0), s_row)
-                        margin_row = pin.choice_margin(g, cfg.d, cfg.choice_margin)
-                        in_model = pin.less_mask(Float32(0.0), margin_row) & 1
-                        y_j = pin.mul_rn(pin.mantissa_scale(j), s_dec_row)
-                        inv_j = pin.div_rn(Float32(1.0), y_j)
-                        mantissas[tidx, 0] = pin.pick_f32(in_model, y_j, Float32(NAN))
-                        mantissas[tidx, 1] = pin.pick_f32(in_model, inv_j, Float32(NAN))
-                        if j == 0:
-                            table[i, 0] = g
-                            table[i, 1] = s_row
-                            table[i, 2] = pin.zero_scale_inv(g)
-                            table[i, 3] = margin_row
+                        _build_row_entry(cfg, table, mantissas, i, j, g)
                     cute.arch.sync_threads()
                 else:
                     # Per tensor: step 1 once, and the per-scale-byte constants of steps
@@ -400,6 +396,34 @@ class QuantizeKernel:
                     )
                     if in_range:
                         _store(mCodes, mScales, t, word0, word1, scale)
+
+
+@cute.jit
+def _build_row_entry(cfg, table, mantissas, i, j, g):
+    """Row-scaled: step 1 and step 4's constants for mantissa ``j`` of row ``i`` (gamax ``g``).
+
+    Writes ``mantissas[8 i + j]`` = (Y_j, INV_j) of ``pinned.row_candidate`` and,
+    for ``j == 0``, ``table[i]`` = (gamax, s, inv of a zero scale, margin). Rows
+    outside ``choose_by_bound``'s model get NaN constants, so their nonzero
+    scales take the exact path. ``f16_codes``: the zero scale's inv and the
+    margin come in the fast path's units (``_scaled_candidate``, ``scaled_margin``).
+    """
+    s_row = pin.global_scale(g, Float32(cfg.d))
+    s_dec_row = pin.div_rn(Float32(1.0), s_row)
+    margin_row = pin.choice_margin(g, cfg.d, cfg.choice_margin)
+    in_model = pin.less_mask(Float32(0.0), margin_row) & 1
+    y_j = pin.mul_rn(pin.mantissa_scale(j), s_dec_row)
+    inv_j = pin.div_rn(Float32(1.0), y_j)
+    mantissas[i * 8 + j, 0] = pin.pick_f32(in_model, y_j, Float32(NAN))
+    mantissas[i * 8 + j, 1] = pin.pick_f32(in_model, inv_j, Float32(NAN))
+    if j == 0:
+        zero_inv = pin.zero_scale_inv(g)
+        if cutlass.const_expr(cfg.code_scale != 1.0):  # FLT_MAX 2^-14 (exact) or NaN
+            zero_inv = pin.mul_rn(zero_inv, Float32(cfg.code_scale))
+        table[i, 0] = g
+        table[i, 1] = s_row
+        table[i, 2] = zero_inv
+        table[i, 3] = scaled_margin(cfg, margin_row)
 
 
 @cute.jit
@@ -619,8 +643,13 @@ def candidate_scales(a, s, fast=True):
 def _row_candidate(cfg, mantissas, i, f, zero_inv):
     """Row-scaled step 4 from row ``i``'s mantissa tables (``pinned.row_candidate``)."""
     k = i * 8 + ((pin.f32_bits(f) >> 20) & 7)
-    inv, y = pin.row_candidate(f, mantissas[k, 0], mantissas[k, 1], zero_inv)
-    return inv, pin.bound_scale(y, cfg.err_mode == "mse")
+    inv, y = pin.row_candidate(f, mantissas[k, 0], mantissas[k, 1], zero_inv, cfg.code_scale)
+    yb = pin.bound_scale(y, cfg.err_mode == "mse")
+    if cutlass.const_expr(cfg.code_scale != 1.0):
+        # f16_codes: what ``_scaled_candidate`` makes of (inv, yb). inv's 2^-14 is
+        # folded into ``row_candidate`` (exact: there inv >= 2^-110, never "small").
+        yb = _scaled_bound(cfg, yb)
+    return inv, yb
 
 
 @cute.jit
@@ -652,8 +681,14 @@ def _scaled_candidate(cfg, inv, yb):
     scale = cfg.code_scale
     small = pin.less_mask(inv, Float32(2.0**-126 / scale))  # (a NaN inv stays NaN)
     inv_s = pin.pick_f32(small, Float32(NAN), pin.mul_rn(inv, Float32(scale)))
+    return inv_s, _scaled_bound(cfg, yb)
+
+
+def _scaled_bound(cfg, yb):
+    """``f16_codes``: ``choose_by_bound``'s error scale ``yb`` times ``2^14`` (mse: ``2^28``)."""
+    scale = cfg.code_scale
     up = 1.0 / scale if cfg.err_mode == "mae" else 1.0 / (scale * scale)
-    return inv_s, pin.mul_rn(yb, Float32(up))
+    return pin.mul_rn(yb, Float32(up))
 
 
 def scaled_margin(cfg, margin):

@@ -14,6 +14,7 @@ schedule and deduplicate them; it cannot change their rounding. The memory ones
 
 from __future__ import annotations
 
+import math
 import struct
 
 from cutlass import Float32, Int32, Int64
@@ -632,7 +633,9 @@ ROW_Y_HIGH = 2.0**110
 
 
 @dsl_user_op
-def row_candidate(f, y_j, inv_j, zero_inv, *, loc=None, ip=None) -> tuple[Float32, Float32]:
+def row_candidate(
+    f, y_j, inv_j, zero_inv, inv_scale: float = 1.0, *, loc=None, ip=None
+) -> tuple[Float32, Float32]:
     """Row-scaled step 4 without a division: (inv, y) for scale ``f`` from the row's tables.
 
     ``f = 2^e M_j`` (``M_j = 1 + j/8``, ``j`` = f's top 3 mantissa bits; every
@@ -643,11 +646,20 @@ def row_candidate(f, y_j, inv_j, zero_inv, *, loc=None, ip=None) -> tuple[Float3
     from f's exponent bits). Elsewhere inv is NaN (the exact path), except
     ``f = 0``, which takes the row's ``zero_inv`` (SPEC's capped ``1 / 0``, or
     NaN). Checked against SPEC on the CPU (``fast_model.row_candidate``).
+
+    ``inv_scale`` (a power of two in [2^-14, 1]; ``CODE_SCALE`` for
+    ``f16_codes``) returns ``inv * inv_scale`` instead, exactly: it is folded
+    into ``2^-e``, which stays normal (``|e| <= 9`` for E4M3), and so does the
+    product (``inv >= 2^-110`` where ``y`` is in range). ``zero_inv`` must come
+    scaled already. ``fast_model.row_candidate`` checks it on the CPU.
     """
     lo, hi = f"0f{_f32_bits(ROW_Y_LOW)}", f"0f{_f32_bits(ROW_Y_HIGH)}"
+    shift = math.log2(inv_scale)
+    assert shift == int(shift) and -14 <= shift <= 0, inv_scale
+    bias = 0x7F000000 + (int(shift) << 23)
     text = (
         "{ .reg .b32 e, ne; .reg .f32 pe, pn, y, v, w; .reg .pred ok, in, z;"
-        " mov.b32 e, $2; and.b32 e, e, 0x7F800000; sub.s32 ne, 0x7F000000, e;"
+        f" mov.b32 e, $2; and.b32 e, e, 0x7F800000; sub.s32 ne, 0x{bias:08X}, e;"
         " mov.b32 pe, e; mov.b32 pn, ne; mul.rn.f32 y, $3, pe; mul.rn.f32 v, $4, pn;"
         f" setp.ge.f32 ok, y, {lo}; setp.le.f32 in, y, {hi}; and.pred ok, ok, in;"
         " setp.eq.f32 z, $2, 0f00000000; selp.f32 w, $5, 0f7FFFFFFF, z;"

@@ -155,6 +155,7 @@ class QuantizeConfig:
     l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)
     persistent: bool | None = None  # 1x16 per tensor: ``persistent`` (None: 16-bit inputs)
     sms: int = H100_SMS  # the device's SMs: the persistent grid (speed only, never bits)
+    stage_stores: bool = False  # 16x16: codes and scales through shared memory, whole lines
 
     def __post_init__(self):
         mode = (self.block, self.row_scaled)
@@ -204,6 +205,8 @@ class QuantizeConfig:
             raise ValueError(
                 f"per tensor: at least {TABLE} threads (one per scale byte's constants)"
             )
+        if self.stage_stores and self.block != "16x16":
+            raise ValueError("stage_stores: only for 16x16")
         if self.block == "16x16" and self.threads != 256:
             raise ValueError("16x16: 256 threads (one strip per warp, 8 warps)")
 
@@ -245,7 +248,16 @@ class QuantizeConfig:
     def smem_bytes(self) -> int:
         """The table, and row-scaled's per-row mantissa tables (8 (Y, INV) pairs a row)."""
         mantissas = self.cta_rows * 8 * 8 + 16 if self.row_scaled else 0
-        return self.table_rows * 16 + mantissas
+        return self.table_rows * 16 + mantissas + self.stage_bytes
+
+    @property
+    def stage_bytes(self) -> int:
+        """``stage_stores``: a CTA's codes and scale bytes for all its units (16 rows
+        each, ``8 * 64 / width`` tiles wide: 8 bytes of codes and 1 scale byte a tile)."""
+        if not self.stage_stores:
+            return 0
+        tiles = 8 * 64 // self.element.width
+        return self.groups_per_thread * GROUP * tiles * 9
 
     @property
     def words(self) -> int:

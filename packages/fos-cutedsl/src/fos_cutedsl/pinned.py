@@ -735,6 +735,21 @@ def store_if(mask, addr, value, bits: int, *, loc=None, ip=None) -> None:
     _asm(None, ops, text, "r,l,r", side_effects=True)
 
 
+@dsl_user_op
+def store_shared(addr, value, bits: int, *, loc=None, ip=None) -> None:
+    """``st.shared.u{bits}`` of ``value``'s low bits at the shared-memory address ``addr``."""
+    text = f"st.shared.u{bits} [$0], $1;"
+    ops = [_i(addr, loc, ip), _i(value, loc, ip)]
+    _asm(None, ops, text, "r,r", side_effects=True)
+
+
+@dsl_user_op
+def load_shared(addr, bits: int, *, loc=None, ip=None) -> Int32:
+    """``ld.shared.u{bits}`` at the shared-memory address ``addr`` (zero-extended)."""
+    text = f"ld.shared.u{bits} $0, [$1];"
+    return Int32(_asm(T.i32(), [_i(addr, loc, ip)], text, "=r,r", True))
+
+
 CODE_SCALE = 2.0**-14  # an on-grid r * 2^-14 as a float16 is its E2M1 code shifted left by 9
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
-from cutlass import Float32, Int32, Int64, Uint32
+from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from . import pinned as pin
 from .kernel import (
@@ -140,6 +140,11 @@ class TileKernel:
         ahead = [_load_unit(lanes, k) for k in range(depth)]
         if cutlass.const_expr(cfg.l2_ahead > 0):
             _prefetch_later_cta(cfg, mX, tile_rows, tile_cols)
+        stage = None
+        if cutlass.const_expr(cfg.stage_stores):
+            stage = smem.allocate_tensor(
+                Uint8, cute.make_layout(cfg.stage_bytes), byte_alignment=16
+            ).iterator.toint()
         build_scale_table(cfg, table, s_dec, gamax, False)  # no K, J: no inline exact errors
         flagged = Int32(0)  # bit k: unit k's tile needs the exact path
         for k in cutlass.range_constexpr(cfg.groups_per_thread):
@@ -167,7 +172,7 @@ class TileKernel:
                 pin.with_signs(pin.select_bits(pick4, codes4[w], codes6[w]), signs[w])
                 for w in range(len(signs))
             ]
-            _store_unit(lanes, k, codes, pin.select_bits(pick4, pair >> 8, pair))
+            _store_unit(lanes, stage, k, codes, pin.select_bits(pick4, pair >> 8, pair))
             # The exact path redoes the tile where the bound left the choice open
             # (and the scales differ) or a shortcut's precondition failed.
             same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
@@ -182,7 +187,10 @@ class TileKernel:
                 if Int32(cute.arch.vote_any_sync(((flagged >> k) & 1) != 0)) != 0:
                     # Fresh names: the DSL would carry the fast loop's lists through here.
                     exact, exact_scale = _exact_unit(cfg, lanes, k, s, s_dec, gamax, d)
-                    _store_unit(lanes, k, exact, exact_scale)
+                    _store_unit(lanes, stage, k, exact, exact_scale)
+        if cutlass.const_expr(cfg.stage_stores):
+            cute.arch.sync_threads()  # every unit staged, the exact path's included
+            _flush_stage(cfg, lanes, stage, mCodes, mScales)
 
 
 class _Lanes:
@@ -223,6 +231,14 @@ class _Lanes:
             mScales.iterator.toint() + (r4 + 4 * self.part) * tile_cols + tile,
             tile_cols,
         )
+        if cutlass.const_expr(cfg.stage_stores):
+            # Where this lane's bytes sit in the CTA's staged rows (not clamped: a
+            # position past the edge is staged and never flushed).
+            self.r4 = lane >> 3
+            self.code_byte = ((Int32(tidx) >> 5) * 8 + c8) * (e // 2)
+            self.cta_tile = (Int32(tidx) >> 5) * strip_tiles(cfg) + (c8 >> (parts.bit_length() - 1))
+            self.strip_block = Int64(strip_block)
+            self.tile_cols = tile_cols
 
     def in_range(self, k):
         return self.col_ok & (self.tile_row0 + k < self.tile_rows)
@@ -280,13 +296,17 @@ def _reload_row(lanes, k, i):
     return pin.reload_v4(lanes.address(lanes.x, k, ROWS_PER_LANE * i))
 
 
-def _store_unit(lanes, k, codes, scale):
+def _store_unit(lanes, stage, k, codes, scale):
     """Unit ``k``'s codes (``E / 2`` bytes a row) and its tile's scale byte on its rows.
 
     Part ``p`` of a tile stores the scale byte on its rows ``i = p, p + L, ..``
     (``r4 + 4 i``), so each of the tile's 16 rows gets it once. Predicated
-    stores: a lane past the edge stores nothing.
+    stores: a lane past the edge stores nothing. ``stage_stores``: into the
+    CTA's staged rows instead (``_flush_stage`` writes them out).
     """
+    if cutlass.const_expr(lanes.cfg.stage_stores):
+        _stage_unit(lanes, stage, k, codes, scale)
+        return
     in_range = Int32(lanes.in_range(k))
     for i in range(ROWS_PER_LANE):
         c_addr = lanes.address(lanes.codes, k, ROWS_PER_LANE * i)
@@ -297,6 +317,71 @@ def _store_unit(lanes, k, codes, scale):
     for t in range(ROWS_PER_LANE // lanes.parts):
         s_addr = lanes.address(lanes.scales, k, ROWS_PER_LANE * lanes.parts * t)
         pin.store_if(in_range, s_addr, scale, 8)
+
+
+def _stage_layout(cfg):
+    """``stage_stores``: (tiles a CTA row, bytes of codes a CTA row, start of the scales)."""
+    tiles = WARPS * strip_tiles(cfg)
+    return tiles, tiles * GROUP // 2, cfg.groups_per_thread * GROUP * tiles * GROUP // 2
+
+
+def _stage_unit(lanes, stage, k, codes, scale):
+    """Unit ``k``'s codes and scale byte into the CTA's staged rows (shared memory).
+
+    Staged row ``16 k + j`` holds the CTA's codes of tile row ``tile_row0 + k``,
+    row ``j``, then (after every unit's codes) its scale bytes, one per tile.
+    """
+    tiles, code_row, scales_at = _stage_layout(lanes.cfg)
+    for i in range(ROWS_PER_LANE):
+        row = k * GROUP + lanes.r4 + ROWS_PER_LANE * i
+        addr = stage + row * code_row + lanes.code_byte
+        if cutlass.const_expr(lanes.e == 8):
+            pin.store_shared(addr, codes[i], 32)
+        else:  # float32: a code word holds rows 2w and 2w + 1
+            pin.store_shared(addr, codes[i // 2] >> (16 * (i % 2)), 16)
+    for t in range(ROWS_PER_LANE // lanes.parts):
+        row = k * GROUP + lanes.r4 + ROWS_PER_LANE * (lanes.part + lanes.parts * t)
+        pin.store_shared(stage + scales_at + row * tiles + lanes.cta_tile, scale, 8)
+
+
+def _flush_stage(cfg, lanes, stage, mCodes, mScales):
+    """The CTA's staged codes (4-byte words) and scale bytes to global memory.
+
+    Consecutive threads take consecutive words of a row, so a warp writes 128
+    bytes of codes (or 32 scale bytes) of one row at once, where each lane of
+    ``_store_unit`` writes 2-4 bytes on rows 4 apart. Positions past the
+    tensor's right or bottom edge are skipped. Rows of codes start 8-byte
+    aligned (``C / 2`` is a multiple of 8); scale rows at any byte.
+    """
+    tidx, _, _ = cute.arch.thread_idx()
+    tiles, code_row, scales_at = _stage_layout(cfg)
+    code_stride = lanes.tile_cols * (GROUP // 2)  # bytes of codes a tensor row
+    first_tile = lanes.strip_block * tiles
+    for k in range(cfg.groups_per_thread):
+        tile_row = lanes.tile_row0 + k
+        row_ok = Int32(tile_row < lanes.tile_rows)
+        words = GROUP * code_row // 4
+        for p in range((words + cfg.threads - 1) // cfg.threads):
+            w = Int32(tidx) + p * cfg.threads
+            row, col = w // (code_row // 4), w % (code_row // 4)
+            col_byte = first_tile * (GROUP // 2) + Int64(col * 4)
+            ok = row_ok & Int32(col_byte < code_stride) & Int32(w < words)
+            addr = (
+                mCodes.iterator.toint() + (tile_row * GROUP + Int64(row)) * code_stride + col_byte
+            )
+            value = pin.load_shared(stage + (k * GROUP + row) * code_row + col * 4, 32)
+            pin.store_if(ok, addr, value, 32)
+        count = GROUP * tiles
+        for p in range((count + cfg.threads - 1) // cfg.threads):
+            b = Int32(tidx) + p * cfg.threads
+            row, col = b // tiles, b % tiles
+            tile = first_tile + Int64(col)
+            ok = row_ok & Int32(tile < lanes.tile_cols) & Int32(b < count)
+            addr = (
+                mScales.iterator.toint() + (tile_row * GROUP + Int64(row)) * lanes.tile_cols + tile
+            )
+            value = pin.load_shared(stage + scales_at + (k * GROUP + row) * tiles + col, 8)
+            pin.store_if(ok, addr, value, 8)
 
 
 def _tile_offsets(cfg):

@@ -40,6 +40,8 @@ VARIANTS = (
     ("0.1.7 (256 thr)", *BF16_ROW, {"threads": 256, "f16_codes": False}),
     ("default", *BF16_16X16, {}),
     ("default", *F32_1X16, {}),
+    ("default", *F32_16X16, {}),
+    ("0.1.8 (unstaged)", *F32_16X16, {"stage_stores": False}),
     ("default", "bfloat16", "1x16", False, "mse", {}),
     ("per CTA (0.1.6)", "bfloat16", "1x16", False, "mse", {"persistent": False}),
 )

@@ -245,6 +245,15 @@ def test_tuning_defaults_per_mode():
         with pytest.raises(ValueError, match="l2_ahead"):
             QuantizeConfig(**{**dict(dtype="bfloat16", block="1x16", err_mode="mae", bound=256,
                                      row_scaled=False), **bad})  # fmt: skip
+    # float32 16x16 stages its codes and scale bytes in shared memory (whole-row stores).
+    staged = QuantizeConfig("float32", "16x16", "mse", 448, False)
+    assert staged.stage_stores and staged.stage_bytes == 4 * 16 * 16 * 9
+    assert staged.smem_bytes == 256 * 16 + staged.stage_bytes
+    assert not QuantizeConfig("bfloat16", "16x16", "mae", 256, False).stage_stores
+    assert QuantizeConfig("float16", "16x16", "mae", 256, False, stage_stores=True).stage_bytes
+    assert not QuantizeConfig("float32", "1x16", "mae", 256, False).stage_stores
+    with pytest.raises(ValueError, match="stage_stores"):
+        QuantizeConfig("float32", "1x16", "mae", 256, False, stage_stores=True)
     # One thread per scale byte builds the per-tensor table; 16x16 is 8 strips of a warp.
     with pytest.raises(ValueError, match="per tensor"):
         QuantizeConfig("bfloat16", "1x16", "mae", 256, False, threads=128)

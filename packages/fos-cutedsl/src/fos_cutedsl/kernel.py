@@ -155,7 +155,7 @@ class QuantizeConfig:
     l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)
     persistent: bool | None = None  # 1x16 per tensor: ``persistent`` (None: 16-bit inputs)
     sms: int = H100_SMS  # the device's SMs: the persistent grid (speed only, never bits)
-    stage_stores: bool = False  # 16x16: codes and scales through shared memory, whole lines
+    stage_stores: bool | None = None  # 16x16: codes and scales via shared memory (None: float32)
 
     def __post_init__(self):
         mode = (self.block, self.row_scaled)
@@ -205,6 +205,11 @@ class QuantizeConfig:
             raise ValueError(
                 f"per tensor: at least {TABLE} threads (one per scale byte's constants)"
             )
+        if self.stage_stores is None:
+            # float32 16x16 was L2-bound on its many small stores: staged, 290-300 against
+            # 334-337 us at 32768 x 7168; 16-bit 16x16 staged was slower (NOTES, v12).
+            tile_32bit = self.block == "16x16" and self.dtype == "float32"
+            object.__setattr__(self, "stage_stores", tile_32bit)
         if self.stage_stores and self.block != "16x16":
             raise ValueError("stage_stores: only for 16x16")
         if self.block == "16x16" and self.threads != 256:

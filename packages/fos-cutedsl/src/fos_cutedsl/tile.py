@@ -29,6 +29,15 @@ CTA first asks L2 for the input of the CTA ``l2_ahead`` launches later, one
 128-byte line per thread (``prefetch.global.L2``): together 1.5-2.5% faster
 at 7168 columns, either alone slower (``bench/NOTES.md``, v10).
 
+float32 stages its stores (``stage_stores``). A lane's codes are 2 bytes on
+each of 4 rows and its scale byte goes on 4 rows, so a warp's store
+instruction writes 16-byte or 2-byte pieces of 4 to 16 rows, and ncu showed
+L2 at 95% of its throughput with DRAM at 67%. Staged, each unit's codes and
+scale bytes go to shared memory (``_stage_unit``), and after the last unit
+(and the exact path) the CTA writes its rows out whole: 128 bytes of codes
+and 16 scale bytes a row (``_flush_stage``). 13% faster at 32768 x 7168;
+16-bit 16x16 staged was slower (v12).
+
 Grid: CTA ``(x, y, z)`` takes strips ``[8 x, 8 x + 8)``, one per warp, and
 tile rows ``[b K, b K + K)`` with ``b = z * gridDim.y + y`` (``K`` =
 ``groups_per_thread``, a unit per tile row; z only past grid.y's 65535).

@@ -356,10 +356,11 @@ def _stage_unit(lanes, stage, k, codes, scale):
 def _flush_stage(cfg, lanes, stage, mCodes, mScales):
     """The CTA's staged codes (4-byte words) and scale bytes to global memory.
 
-    Consecutive threads take consecutive words of a row, so a warp writes 128
-    bytes of codes (or 32 scale bytes) of one row at once, where each lane of
-    ``_store_unit`` writes 2-4 bytes on rows 4 apart. Positions past the
-    tensor's right or bottom edge are skipped. Rows of codes start 8-byte
+    Consecutive threads take consecutive 4-byte words of codes (and
+    consecutive scale bytes) of a row, so one warp store covers 128 contiguous
+    bytes of codes, or the CTA's scale bytes of one or two rows, where each
+    lane of ``_store_unit`` writes 2-4 bytes on rows 4 apart. Positions past
+    the tensor's right or bottom edge are skipped. Rows of codes start 8-byte
     aligned (``C / 2`` is a multiple of 8); scale rows at any byte.
     """
     tidx, _, _ = cute.arch.thread_idx()

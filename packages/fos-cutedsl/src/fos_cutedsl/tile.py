@@ -331,7 +331,10 @@ def _store_unit(lanes, stage, k, codes, scale):
 def _stage_layout(cfg):
     """``stage_stores``: (tiles a CTA row, bytes of codes a CTA row, start of the scales)."""
     tiles = WARPS * strip_tiles(cfg)
-    return tiles, tiles * GROUP // 2, cfg.groups_per_thread * GROUP * tiles * GROUP // 2
+    code_row = tiles * GROUP // 2
+    scales_at = cfg.groups_per_thread * GROUP * code_row
+    assert cfg.stage_bytes == scales_at + cfg.groups_per_thread * GROUP * tiles  # smem sized
+    return tiles, code_row, scales_at
 
 
 def _stage_unit(lanes, stage, k, codes, scale):
@@ -367,10 +370,10 @@ def _flush_stage(cfg, lanes, stage, mCodes, mScales):
     tiles, code_row, scales_at = _stage_layout(cfg)
     code_stride = lanes.tile_cols * (GROUP // 2)  # bytes of codes a tensor row
     first_tile = lanes.strip_block * tiles
+    words, count = GROUP * code_row // 4, GROUP * tiles  # a unit's words of codes, scale bytes
     for k in range(cfg.groups_per_thread):
         tile_row = lanes.tile_row0 + k
         row_ok = Int32(tile_row < lanes.tile_rows)
-        words = GROUP * code_row // 4
         for p in range((words + cfg.threads - 1) // cfg.threads):
             w = Int32(tidx) + p * cfg.threads
             row, col = w // (code_row // 4), w % (code_row // 4)
@@ -381,7 +384,6 @@ def _flush_stage(cfg, lanes, stage, mCodes, mScales):
             )
             value = pin.load_shared(stage + (k * GROUP + row) * code_row + col * 4, 32)
             pin.store_if(ok, addr, value, 32)
-        count = GROUP * tiles
         for p in range((count + cfg.threads - 1) // cfg.threads):
             b = Int32(tidx) + p * cfg.threads
             row, col = b // tiles, b % tiles

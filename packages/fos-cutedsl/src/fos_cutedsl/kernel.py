@@ -126,6 +126,11 @@ L2_AHEAD_TILE = 33
 # 192 against 205-219 us at 32768 x 7168 (bench/NOTES.md, v11).
 PERSISTENT_TUNING = (4, 1, 1)  # (groups_per_thread, prefetch, min_blocks)
 PERSISTENT_THREADS = 768
+# ptxas optimization level (ptxas's own default is 3). The PTX, where every rounding is
+# pinned, is the same at any level; only scheduling and if-conversion differ. At -O2, bf16
+# 1x16 per tensor took 58.7-58.8 against 60.9-61.5 us at 32768 x 2048, and the other modes
+# and dtypes were as fast or faster in the same calls (bench/NOTES.md, v14).
+PTXAS_OPT = 2
 # 16-bit row-scaled: CTAs of this many threads (24 rows by 64 groups, 2 per SM), with
 # f16x2 codes: 1% faster than 256 threads without them at 32768 x 7168, 0.5% at 2048
 # columns (bench/NOTES.md, v12).
@@ -156,6 +161,7 @@ class QuantizeConfig:
     persistent: bool | None = None  # 1x16 per tensor: ``persistent`` (None: 16-bit inputs)
     sms: int = H100_SMS  # the device's SMs: the persistent grid (speed only, never bits)
     stage_stores: bool | None = None  # 16x16: codes and scales via shared memory (None: float32)
+    ptxas_opt: int = 0  # ptxas -O level (0: PTXAS_OPT)
 
     def __post_init__(self):
         mode = (self.block, self.row_scaled)
@@ -212,6 +218,10 @@ class QuantizeConfig:
             object.__setattr__(self, "stage_stores", tile_32bit)
         if self.stage_stores and self.block != "16x16":
             raise ValueError("stage_stores: only for 16x16")
+        if not self.ptxas_opt:
+            object.__setattr__(self, "ptxas_opt", PTXAS_OPT)
+        if self.ptxas_opt not in (1, 2, 3):
+            raise ValueError("ptxas_opt: 1, 2 or 3")
         if self.block == "16x16" and self.threads != 256:
             raise ValueError("16x16: 256 threads (one strip per warp, 8 warps)")
 
@@ -920,6 +930,8 @@ def compile_quantize(
     codes = fake(Uint8, (rows, half_cols), stride_order=(1, 0), assumed_align=16)
     scales = fake(Uint8, (rows, groups), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
+    ptxas = f"--ptxas-options=-O{cfg.ptxas_opt}" if cfg.ptxas_opt != 3 else ""  # 3: the default
+    options = ("--enable-tvm-ffi --gpu-arch", arch, ptxas, extra_options)
     return cute.compile(
         kernel,
         x,
@@ -927,5 +939,5 @@ def compile_quantize(
         codes,
         scales,
         stream,
-        options=f"--enable-tvm-ffi --gpu-arch {arch} {extra_options}".strip(),
+        options=" ".join(o for o in options if o),
     )

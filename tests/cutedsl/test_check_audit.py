@@ -265,3 +265,25 @@ def test_tuning_defaults_per_mode():
     with pytest.raises(ValueError, match="row-scaled"):
         QuantizeConfig("bfloat16", "1x16", "mae", 256, True, groups_per_thread=16)
     assert {(v.block, v.row_scaled) for v in variants("sm_90a")} == set(DEFAULT_TUNING)
+
+
+def test_ptxas_level(monkeypatch):
+    """Every variant is built with ptxas -O2 unless asked otherwise (same PTX, other SASS)."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl import kernel
+    from fos_cutedsl.kernel import PTXAS_OPT, QuantizeConfig
+
+    assert PTXAS_OPT == 2
+    for dtype in ("bfloat16", "float16", "float32"):
+        assert QuantizeConfig(dtype, "16x16", "mae", 256, False).ptxas_opt == 2
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True, ptxas_opt=3).ptxas_opt == 3
+    with pytest.raises(ValueError, match="ptxas_opt"):
+        QuantizeConfig("bfloat16", "1x16", "mae", 256, False, ptxas_opt=4)
+    seen = []
+    monkeypatch.setattr(kernel.cute, "compile", lambda *args, options: seen.append(options))
+    kernel.compile_quantize("bfloat16", "1x16", "mae", 256, False, "sm_90a", "--keep-ptx")
+    kernel.compile_quantize("float32", "1x16", "mae", 256, True, "sm_90a", ptxas_opt=3)
+    assert seen == [
+        "--enable-tvm-ffi --gpu-arch sm_90a --ptxas-options=-O2 --keep-ptx",
+        "--enable-tvm-ffi --gpu-arch sm_90a",
+    ]

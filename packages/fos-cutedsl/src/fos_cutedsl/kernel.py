@@ -161,7 +161,7 @@ class QuantizeConfig:
     persistent: bool | None = None  # 1x16 per tensor: ``persistent`` (None: 16-bit inputs)
     sms: int = H100_SMS  # the device's SMs: the persistent grid (speed only, never bits)
     stage_stores: bool | None = None  # 16x16: codes and scales via shared memory (None: float32)
-    ptxas_opt: int = 0  # ptxas -O level (0: PTXAS_OPT)
+    ptxas_opt: int = PTXAS_OPT  # ptxas -O level (same PTX, other SASS)
 
     def __post_init__(self):
         mode = (self.block, self.row_scaled)
@@ -218,8 +218,6 @@ class QuantizeConfig:
             object.__setattr__(self, "stage_stores", tile_32bit)
         if self.stage_stores and self.block != "16x16":
             raise ValueError("stage_stores: only for 16x16")
-        if not self.ptxas_opt:
-            object.__setattr__(self, "ptxas_opt", PTXAS_OPT)
         if self.ptxas_opt not in (1, 2, 3):
             raise ValueError("ptxas_opt: 1, 2 or 3")
         if self.block == "16x16" and self.threads != 256:

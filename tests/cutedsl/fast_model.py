@@ -59,33 +59,30 @@ def round_e2m1(m: torch.Tensor) -> torch.Tensor:
     return t + c  # fma.rn(M, 2^22, t): exact
 
 
-CODE_SCALE = 2.0**-14  # pinned.CODE_SCALE
+CODE_SCALE = 2.0**-6  # pinned.CODE_SCALE
 
 
 def round_e2m1_scaled(ms: torch.Tensor) -> torch.Tensor:
-    """``round_e2m1`` on ``ms = m * 2^-14`` (``f16_codes``): ``max(ms, 2^-13) * 2^22``."""
+    """``round_e2m1`` on ``ms = m * 2^-6`` (``e4m3_codes``): ``max(ms, 2^-5) * 2^22``."""
     c = torch.fmax(ms, torch.tensor(2.0 * CODE_SCALE, dtype=F32)) * torch.tensor(2.0**22, dtype=F32)
     return (ms - c) + c
 
 
-def grid_codes8_f16(rs: torch.Tensor) -> torch.Tensor:
-    """``pinned.grid_codes8_f16`` on (N, 8) scaled magnitudes: (N,) int64 code words.
+def grid_code_bytes(rs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``pinned.grid_code_bytes`` on (N, 8) scaled magnitudes: (even, odd) int64 words.
 
-    float16 halves as ``cvt.rn.f16x2.f32 d, a, b`` packs them (a high, b low),
-    ``prmt`` 0x7531 (bytes 1 and 3 of each of two words), ``(e >> 1) + (o << 3)``.
+    E4M3 bytes (exact values: any rounding casts them the same) of elements 0, 2, 4,
+    6 in the even word's bytes 0..3 and of 1, 3, 5, 7 in the odd word's.
     """
-    h = rs.to(torch.float16).view(torch.int16).to(torch.int64) & 0xFFFF
+    b = rs.to(torch.float8_e4m3fn).view(torch.uint8).to(torch.int64)
+    even = sum(b[:, 2 * i] << (8 * i) for i in range(4))
+    odd = sum(b[:, 2 * i + 1] << (8 * i) for i in range(4))
+    return even, odd
 
-    def f16x2(hi, lo):
-        return (h[:, hi] << 16) | h[:, lo]
 
-    def prmt_7531(a, b):
-        byte = lambda w, k: (w >> (8 * k)) & 0xFF  # noqa: E731
-        return byte(a, 1) | (byte(a, 3) << 8) | (byte(b, 1) << 16) | (byte(b, 3) << 24)
-
-    even = prmt_7531(f16x2(2, 0), f16x2(6, 4))
-    odd = prmt_7531(f16x2(3, 1), f16x2(7, 5))
-    return ((even >> 1) + (odd << 3)) & 0xFFFFFFFF
+def code_word(even: torch.Tensor, odd: torch.Tensor) -> torch.Tensor:
+    """``pinned.code_word``: ``(even >> 2) + (odd << 2)`` as a 32-bit word."""
+    return ((even >> 2) + (odd << 2)) & 0xFFFFFFFF
 
 
 def round_e2m1_saturating(m: torch.Tensor) -> torch.Tensor:
@@ -277,7 +274,7 @@ def row_candidate(
     """The kernel's (inv, y) for scales ``f`` from one row's tables; inv NaN off the range.
 
     ``f == 0`` takes ``zero_inv``, the row's inv for a zero scale (FLT_MAX or NaN).
-    ``inv_scale`` (``CODE_SCALE`` for f16x2 codes) is folded into ``2^-e``.
+    ``inv_scale`` (``CODE_SCALE`` for E4M3 codes) is folded into ``2^-e``.
     """
     b = bits(f)
     j = (b >> 20) & 7

@@ -51,6 +51,14 @@ def test_the_pinned_fma_shapes_pass():
     assert failures == [] and counts["magic fma"] == 2 and counts["exact-sum fma"] == 1
 
 
+def test_the_bound_fma_passes():
+    bound = "fma.rn.f32 m, s, 0f37800000, yy; // fos: bound fma\n"
+    failures, counts = audit_ptx(GOOD + bound, "sm_90a")
+    assert failures == [] and counts["bound fma"] == 1
+    other = bound.replace("0f37800000", "0f38000000")  # another constant: not the bound
+    assert any("forbidden fma" in f for f in audit_ptx(GOOD + other, "sm_90a")[0])
+
+
 def test_the_div_d_fma_pair_passes():
     pair = (
         "fma.rn.f32 ar, aw, 0fC0400000, ay; // fos: div-d fma\n"
@@ -95,9 +103,11 @@ def test_real_variant_compiles_clean(arch, tmp_path):
     # the undecided branch, and once more in the ragged last unit's fast path.
     assert counts["magic fma"] == 2 * 64 * groups + 64
     assert counts["exact-sum fma"] == 32 * groups  # 1 per element per candidate, undecided
-    # f16x2 codes: 4 cvt per 8 codes, both candidates, per group and in the ragged path;
-    # no L2 prefetch (the persistent kernel measured faster without).
-    assert counts["f16x2"] == 16 * (groups + 1)
+    # E4M3 codes: 4 cvt per 8 codes, both candidates, plus the scale pair, per group and
+    # in the ragged path; 2 scale pairs in the exact path. No L2 prefetch (the persistent
+    # kernel measured faster without).
+    assert counts["e4m3x2"] == (16 + 1) * (groups + 1) + 2
+    assert counts["bound fma"] == groups + 1  # one choice per fast group
     assert counts["l2 prefetch"] == counts["l2 lines"] == 0
     assert counts["shfl"] == 2  # the drawn unit's broadcast (and the DSL's smem base)
 
@@ -118,7 +128,8 @@ def test_per_cta_variant_compiles_clean(tmp_path):
     ).groups_per_thread
     assert counts["magic fma"] == 2 * 128 * groups  # fast and undecided, both copies
     assert counts["exact-sum fma"] == 2 * 32 * groups
-    assert counts["f16x2"] == 2 * 2 * (2 * 4) * groups
+    assert counts["e4m3x2"] == (16 + 1) * 2 * groups + 1  # codes and scales, both copies
+    assert counts["bound fma"] == 2 * groups
     assert counts["l2 prefetch"] == 1  # a later CTA's input, full CTAs only
     assert counts["l2 lines"] == 0
 
@@ -146,12 +157,14 @@ def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
     assert counts["magic fma"] == 2 * 2 * elements * units  # the fast path's only
     assert counts["exact-sum fma"] == 0
     assert counts["l2 prefetch"] == 0  # the bulk prefetch: 1x16 per tensor only
+    assert counts["bound fma"] == units
     if dtype == "float32":
-        assert counts["f16x2"] == counts["l2 lines"] == 0
+        assert counts["e4m3x2"] == units + 1  # the scale pairs only (fast, exact)
+        assert counts["l2 lines"] == 0
     else:
-        # f16x2 codes: 4 cvt per 8 codes, 4 code words a unit, both candidates; one
+        # E4M3 codes: 4 cvt per 8 codes, 4 code words a unit, both candidates; one
         # L2 line per thread covers the later CTA's 32 rows x 1 KB.
-        assert counts["f16x2"] == 4 * 4 * 2 * units
+        assert counts["e4m3x2"] == (4 * 4 * 2 + 1) * units + 1
         assert counts["l2 lines"] == 1
 
 
@@ -189,8 +202,8 @@ def test_tuning_defaults_per_mode():
         cfg = QuantizeConfig("bfloat16", block, "mae", 256, row_scaled, persistent=False)
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
         assert cfg.threads == (ROW_SCALED_THREADS if row_scaled else 256)
-    # 16-bit row-scaled: 384-thread CTAs (24 rows); float32 row-scaled keeps 256 (16 rows).
-    assert ROW_SCALED_THREADS == 384
+    # Row-scaled: 256-thread CTAs (16 rows) for every dtype (16-bit took 384 before v15).
+    assert ROW_SCALED_THREADS == 256
     assert QuantizeConfig("float32", "1x16", "mae", 256, True).threads == 256
     # 16-bit 1x16 per tensor runs the persistent kernel (one CTA of 768 threads per SM).
     for dtype in ("bfloat16", "float16"):
@@ -214,22 +227,22 @@ def test_tuning_defaults_per_mode():
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
     cfg = QuantizeConfig("float32", "1x16", "mse", 448, False, groups_per_thread=2, prefetch=3)
     assert (cfg.groups_per_thread, cfg.prefetch) == (2, 3)
-    # f16x2 code packing: every 16-bit mode (row-scaled too), never float32.
-    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).f16_codes
-    assert QuantizeConfig("float16", "1x16", "mse", 256, False).f16_codes
-    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).f16_codes
-    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).f16_codes
-    assert QuantizeConfig("float16", "1x16", "mse", 448, True).f16_codes
-    assert not QuantizeConfig("float32", "1x16", "mae", 256, False).f16_codes
-    assert not QuantizeConfig("float32", "1x16", "mae", 256, True).f16_codes
-    assert not QuantizeConfig("float32", "16x16", "mae", 256, False).f16_codes
-    assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True, f16_codes=False).f16_codes
-    with pytest.raises(ValueError, match="f16_codes"):
-        QuantizeConfig("float32", "1x16", "mae", 256, True, f16_codes=True)
-    with pytest.raises(ValueError, match="f16_codes"):
-        QuantizeConfig("float32", "1x16", "mae", 256, False, f16_codes=True)
-    with pytest.raises(ValueError, match="f16_codes"):
-        QuantizeConfig("float32", "16x16", "mae", 256, False, f16_codes=True)
+    # E4M3 code packing: every 16-bit mode (row-scaled too), never float32.
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).e4m3_codes
+    assert QuantizeConfig("float16", "1x16", "mse", 256, False).e4m3_codes
+    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).e4m3_codes
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).e4m3_codes
+    assert QuantizeConfig("float16", "1x16", "mse", 448, True).e4m3_codes
+    assert not QuantizeConfig("float32", "1x16", "mae", 256, False).e4m3_codes
+    assert not QuantizeConfig("float32", "1x16", "mae", 256, True).e4m3_codes
+    assert not QuantizeConfig("float32", "16x16", "mae", 256, False).e4m3_codes
+    assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True, e4m3_codes=False).e4m3_codes
+    with pytest.raises(ValueError, match="e4m3_codes"):
+        QuantizeConfig("float32", "1x16", "mae", 256, True, e4m3_codes=True)
+    with pytest.raises(ValueError, match="e4m3_codes"):
+        QuantizeConfig("float32", "1x16", "mae", 256, False, e4m3_codes=True)
+    with pytest.raises(ValueError, match="e4m3_codes"):
+        QuantizeConfig("float32", "16x16", "mae", 256, False, e4m3_codes=True)
     # The L2 prefetch of a later CTA's input: on for 16-bit 16x16 and for 16-bit 1x16 per
     # tensor with one CTA per 1024 groups (off in the persistent kernel).
     from fos_cutedsl.kernel import L2_AHEAD, L2_AHEAD_TILE
@@ -260,7 +273,8 @@ def test_tuning_defaults_per_mode():
     with pytest.raises(ValueError, match="16x16"):
         QuantizeConfig("bfloat16", "16x16", "mae", 256, False, threads=512)
     # Row-scaled CTAs are 64 groups wide and build 8 table entries per row, a thread each.
-    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).cta_rows == 24
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).cta_rows == 16
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True, threads=384).cta_rows == 24
     assert QuantizeConfig("float32", "1x16", "mae", 256, True).cta_rows == 16
     with pytest.raises(ValueError, match="row-scaled"):
         QuantizeConfig("bfloat16", "1x16", "mae", 256, True, groups_per_thread=16)

@@ -35,7 +35,7 @@ def _check_rounding(m: torch.Tensor) -> None:
 
 
 def _check_scaled_rounding(m: torch.Tensor) -> None:
-    """``f16_codes``: rounding ``m * 2^-14`` gives SPEC's rounding of ``m``, scaled."""
+    """``e4m3_codes``: rounding ``m * 2^-6`` gives SPEC's rounding of ``m``, scaled."""
     m = m[m < 7]
     want = fos_reference.e2m1_decode(fos_reference.e2m1_encode(m))
     scale = torch.tensor(fm.CODE_SCALE, dtype=F32)
@@ -54,20 +54,22 @@ def test_scaled_rounding_bf16_thresholds_and_binade():
     _check_scaled_rounding(
         torch.arange(int(one), int(one) + (1 << 23), dtype=torch.int32).view(F32)
     )
-    tiny = torch.tensor([0.0, 1e-45, 1e-38, 2.0**-112, 2.0**-113, 0.2499999], dtype=F32)
-    _check_scaled_rounding(tiny)  # m * 2^-14 subnormal or zero: r = 0
+    tiny = torch.tensor([0.0, 1e-45, 1e-38, 2.0**-120, 2.0**-121, 0.2499999], dtype=F32)
+    _check_scaled_rounding(tiny)  # m * 2^-6 subnormal or zero: r = 0
 
 
-def test_f16_code_packing():
-    """Every grid magnitude as float16 is its code << 9; the word packs code j in nibble j."""
+def test_e4m3_code_packing():
+    """Each grid magnitude times 2^-6 as E4M3 is its code << 2; the word has code j in nibble j."""
     grid = torch.tensor([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0], dtype=F32)
     scaled = grid * torch.tensor(fm.CODE_SCALE, dtype=F32)
-    assert torch.equal(scaled.to(torch.float16).view(torch.int16).long(), torch.arange(8) << 9)
+    as_e4m3 = scaled.to(torch.float8_e4m3fn)
+    assert torch.equal(as_e4m3.float(), scaled)  # exact: no rounding to agree on
+    assert torch.equal(as_e4m3.view(torch.uint8).long(), torch.arange(8) << 2)
     gen = torch.Generator().manual_seed(5)
     codes = torch.randint(0, 8, (4096, 8), generator=gen)
     codes[:8] = torch.arange(8)[:, None]  # each code in every position
     want = sum(codes[:, j] << (4 * j) for j in range(8))
-    assert torch.equal(fm.grid_codes8_f16(scaled[codes]), want)
+    assert torch.equal(fm.code_word(*fm.grid_code_bytes(scaled[codes])), want)
 
 
 def test_rounding_all_nonnegative_bf16():
@@ -213,10 +215,10 @@ def test_row_candidate_equals_spec_where_taken(d):
 
 
 @pytest.mark.parametrize("d", [1536.0, 2688.0])
-def test_row_candidate_f16_scale_is_the_scaled_candidate(d):
-    """f16x2 codes, row-scaled: ``2^-14`` folded into ``row_candidate``'s ``2^-e`` gives
+def test_row_candidate_code_scale_is_the_scaled_candidate(d):
+    """E4M3 codes, row-scaled: ``2^-6`` folded into ``row_candidate``'s ``2^-e`` gives
     what ``kernel._scaled_candidate`` makes of the unscaled inv (NaN where that is
-    below 2^-112, else ``inv 2^-14``), bit for bit, for every scale byte."""
+    below 2^-120, else ``inv 2^-6``), bit for bit, for every scale byte."""
     gen = torch.Generator().manual_seed(11 + int(d))
     exps = torch.randint(-149, 128, (2000,), generator=gen).float()
     g = ((torch.rand(2000, generator=gen) + 1) * torch.exp2(exps)).to(F32)

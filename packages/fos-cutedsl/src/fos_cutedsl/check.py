@@ -9,8 +9,9 @@ SM100+ targets; no ``.ftz``, no approximate instruction (``div.approx``,
 ``fma`` except those pinned on purpose: the magic rounding's
 ``fma.rn.f32 t, M, +-2^22, m`` (an exact power-of-two product),
 ``grid_value``'s tagged ``fma.rn.f32 v, r, K, pj; // fos: exact-sum fma`` (a
-representable exact sum) and the two tagged ones of the division by the
-constant D (``// fos: div-d fma``, checked on every input they take): every
+representable exact sum), the two tagged ones of the division by the
+constant D (``// fos: div-d fma``, checked on every input they take) and
+``choose_by_bound``'s tagged threshold (``// fos: bound fma``, a bound): every
 other multiply and add is pinned by inline PTX, so any other fused
 multiply-add could only come from compiler contraction. The thread index must
 be widened to 64 bits before it forms an address. Exits non-zero on any
@@ -49,7 +50,6 @@ _COUNTED = {
     "e2m1x2": re.compile(r"\bcvt\.rn\.satfinite\.e2m1x2\.f32\b"),
     "shfl": re.compile(r"\bshfl\.sync\b"),
     "ld.v4": re.compile(r"\bld\.global\.v4\."),
-    "f16x2": re.compile(r"\bcvt\.rn\.f16x2\.f32\b"),  # f16_codes' code packing
     "l2 prefetch": re.compile(r"\bcp\.async\.bulk\.prefetch\.L2\.global\b"),  # l2_ahead, 1x16
     "l2 lines": re.compile(r"\bprefetch\.global\.L2\b"),  # l2_ahead, 16x16
 }
@@ -69,6 +69,11 @@ _DIV_D_FMA = re.compile(
     r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,"
     r"\s*0f(C0400000|C1A80000|3EAAAAAB|3D430C31|C0C00000|3E2AAAAB),"
     r"\s*[%\w]+;\s*// fos: div-d fma"
+)
+# choose_by_bound's threshold 2^-16 (p4 + p6) + margin (y4 + y6) as one fma: a bound with
+# slack, not a rounding SPEC fixes (pinned.choose_by_bound).
+_BOUND_FMA = re.compile(
+    r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f37800000,\s*[%\w]+;\s*// fos: bound fma"
 )
 # ctaid.x * (groups per CTA) widened to 64 bits before it is added to the thread index.
 _WIDE_INDEX = re.compile(r"\bmul\.wide\.u32\s+%rd\d+,\s*%r\d+,\s*\d+;")
@@ -97,7 +102,8 @@ def audit_ptx(ptx: str, arch: str) -> tuple[list[str], dict[str, int]]:
     counts["magic fma"] = len(_MAGIC_FMA.findall(ptx))
     counts["exact-sum fma"] = len(_EXACT_SUM_FMA.findall(ptx))
     counts["div-d fma"] = len(_DIV_D_FMA.findall(ptx))
-    pinned = counts["magic fma"] + counts["exact-sum fma"] + counts["div-d fma"]
+    counts["bound fma"] = len(_BOUND_FMA.findall(ptx))
+    pinned = sum(counts[k] for k in ("magic fma", "exact-sum fma", "div-d fma", "bound fma"))
     if len(_ANY_FMA.findall(ptx)) != pinned:
         failures.append("forbidden fma (not one of the pinned shapes)")
     if counts["div.rn.f32"] == 0:

@@ -28,7 +28,8 @@ Fast path, per group in SPEC's order:
    ``max.xorsign.abs`` on bf16x2/f16x2 words, signs cleared at the end).
 3. ``base = (a / 6) * s`` (``a / 6`` as a multiply and an exact fma
    correction); ``c6 = min(base, 448)``, ``c4 = min(base * 1.5, 448)``; both go
-   through one ``cvt.rn.satfinite.e4m3x2.f32`` and decode exactly.
+   through one ``cvt.rn.satfinite.e4m3x2.f32`` (whose ``.satfinite`` is the
+   ``min``) and decode exactly.
 4. Per candidate ``y = f s_dec`` and ``inv = min(1 / y, FLT_MAX)``: per tensor
    looked up in a 256-entry table of every scale byte, built once per CTA in
    shared memory; row-scaled from the row's 8 mantissa constants
@@ -41,9 +42,9 @@ Fast path, per group in SPEC's order:
    ``m = RN(|x_i| inv)``; E2M1 magnitude ``r = RN(m - C) + C`` with
    ``C = max(m, 2) 2^22``, packed into codes at once (``r * 2^-126``'s bit
    pattern is the code shifted left by 22, moved into its nibble by ``mad``;
-   16-bit inputs, ``f16_codes``: the same steps on ``m 2^-14``, whose
-   float16 is the code shifted left by 9, so ``cvt.rn.f16x2.f32`` and ``prmt``
-   pack 8 codes in 8 instructions);
+   16-bit inputs, ``e4m3_codes``: the same steps on ``m 2^-6``, whose E4M3
+   byte is the code shifted left by 2, so 4 ``cvt.rn.satfinite.e4m3x2.f32``
+   and a shift-add pack 8 codes, after the choice: 6 instructions);
    an approximate error ``e = sum |RN(r - m)|`` (mse: squares) in units of
    ``m``, scaled by ``y`` (mse: ``y^2``).
 7. (16x16 tiles only: ``tile``.)
@@ -64,7 +65,7 @@ group as SPEC writes it, per element: ``q_i = x_i * inv``, a segment-scaled
 ``RN(y + 2^23)`` E2M1 rounding (SM90) or the hardware conversion (SM100+),
 and ``val = ((dq * f) * gamax) / D`` with ``div.rn``.
 
-Tiling. 256 threads per CTA (16-bit row-scaled: 384). 1x16: group ``t`` is
+Tiling. 256 threads per CTA. 1x16: group ``t`` is
 elements ``[16t, 16t+16)``, code bytes ``[8t, 8t+8)`` (one 8-byte store) and
 scale byte ``t``; a full CTA
 addresses its groups as constant offsets from the thread's first, and only a
@@ -118,8 +119,8 @@ FLOAT32_TUNING = {
 # float32 and row-scaled measured slower with it: bench/NOTES.md, v9).
 L2_AHEAD = 132
 # 16-bit 16x16: a line per thread (``prefetch.global.L2``) of the input of the CTA this
-# many launches later, with f16x2 codes: 1.5-2.5% faster than neither at 7168 columns on
-# each of 4 buffers, the same at 2048 (either alone: slower; bench/NOTES.md, v10).
+# many launches later, with f16x2 codes (before e4m3_codes): 1.5-2.5% faster than neither
+# at 7168 columns on each of 4 buffers, the same at 2048 (either alone: slower; v10).
 L2_AHEAD_TILE = 33
 # 16-bit 1x16 per tensor runs ``persistent``: one CTA of this many threads per SM (80
 # registers), 1 group ahead and the next unit's first loads carried, no L2 prefetch:
@@ -131,10 +132,10 @@ PERSISTENT_THREADS = 768
 # 1x16 per tensor took 58.7-58.8 against 60.9-61.5 us at 32768 x 2048, and the other modes
 # and dtypes were as fast or faster in the same calls (bench/NOTES.md, v14).
 PTXAS_OPT = 2
-# 16-bit row-scaled: CTAs of this many threads (24 rows by 64 groups, 2 per SM), with
-# f16x2 codes: 1% faster than 256 threads without them at 32768 x 7168, 0.5% at 2048
-# columns (bench/NOTES.md, v12).
-ROW_SCALED_THREADS = 384
+# 16-bit row-scaled: CTAs of this many threads (16 rows by 64 groups). With f16x2 codes
+# 384 threads were 1% faster at 32768 x 7168 (v12); with E4M3 codes 256 threads took
+# 67.2-67.9 against 69.5-70.1 us at 32768 x 2048 (bench/NOTES.md, v15).
+ROW_SCALED_THREADS = 256
 H100_SMS = 132  # ``sms`` when the caller does not say (H100 and H200 SXM)
 
 
@@ -156,7 +157,7 @@ class QuantizeConfig:
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
     undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
-    f16_codes: bool | None = None  # fast-path codes via f16x2 (None: for 16-bit inputs)
+    e4m3_codes: bool | None = None  # fast-path codes via E4M3 bytes (None: for 16-bit inputs)
     l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)
     persistent: bool | None = None  # 1x16 per tensor: ``persistent`` (None: 16-bit inputs)
     sms: int = H100_SMS  # the device's SMs: the persistent grid (speed only, never bits)
@@ -186,14 +187,15 @@ class QuantizeConfig:
             object.__setattr__(self, "prefetch", prefetch)
         if not self.min_blocks:
             object.__setattr__(self, "min_blocks", min_blocks)
-        # f16x2 codes (every 16-bit mode) and the L2 prefetch (16-bit 1x16 per tensor
-        # and 16x16): measured and verified there (the prefetch is a hint: it cannot
-        # change a bit). float32 16x16 with f16x2 codes spilled and was slower (v12).
+        # E4M3 codes (every 16-bit mode; before them f16x2 codes, v9-v14) and the L2
+        # prefetch (16-bit 1x16 per tensor and 16x16): measured and verified there (the
+        # prefetch is a hint: it cannot change a bit). float32 16x16 with f16x2 codes
+        # spilled and was slower (v12); float32 keeps ``grid_codes8``.
         tile_16bit = self.block == "16x16" and self.dtype != "float32"
-        if self.f16_codes is None:
-            object.__setattr__(self, "f16_codes", self.dtype != "float32")
-        if self.f16_codes and self.dtype == "float32":
-            raise ValueError("f16_codes: only for 16-bit inputs")
+        if self.e4m3_codes is None:
+            object.__setattr__(self, "e4m3_codes", self.dtype != "float32")
+        if self.e4m3_codes and self.dtype == "float32":
+            raise ValueError("e4m3_codes: only for 16-bit inputs")
         if self.l2_ahead is None:
             ahead = L2_AHEAD_TILE if tile_16bit else 0
             if per_tensor_16bit and not self.persistent:
@@ -231,8 +233,8 @@ class QuantizeConfig:
 
     @property
     def code_scale(self) -> float:
-        """``f16_codes``: the fast path works on ``m * 2^-14`` (1 otherwise)."""
-        return pin.CODE_SCALE if self.f16_codes else 1.0
+        """``e4m3_codes``: the fast path works on ``m * 2^-6`` (1 otherwise)."""
+        return pin.CODE_SCALE if self.e4m3_codes else 1.0
 
     @property
     def element(self) -> type:
@@ -430,7 +432,7 @@ def _build_row_entry(cfg, table, mantissas, i, j, g):
     Writes ``mantissas[8 i + j]`` = (Y_j, INV_j) of ``pinned.row_candidate`` and,
     for ``j == 0``, ``table[i]`` = (gamax, s, inv of a zero scale, margin). Rows
     outside ``choose_by_bound``'s model get NaN constants, so their nonzero
-    scales take the exact path. ``f16_codes``: the zero scale's inv and the
+    scales take the exact path. ``e4m3_codes``: the zero scale's inv and the
     margin come in the fast path's units (``_scaled_candidate``, ``scaled_margin``).
     """
     s_row = pin.global_scale(g, Float32(cfg.d))
@@ -443,7 +445,7 @@ def _build_row_entry(cfg, table, mantissas, i, j, g):
     mantissas[i * 8 + j, 1] = pin.pick_f32(in_model, inv_j, Float32(NAN))
     if j == 0:
         zero_inv = pin.zero_scale_inv(g)
-        if cutlass.const_expr(cfg.code_scale != 1.0):  # FLT_MAX 2^-14 (exact) or NaN
+        if cutlass.const_expr(cfg.code_scale != 1.0):  # FLT_MAX 2^-6 (exact) or NaN
             zero_inv = pin.mul_rn(zero_inv, Float32(cfg.code_scale))
         table[i, 0] = g
         table[i, 1] = s_row
@@ -478,7 +480,7 @@ def fast_group(cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes,
     pair, f4, f6 = candidate_scales(a, s)
 
     # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
-    byte4, byte6 = (pair >> 8) & 0xFF, pair & 0xFF
+    byte4, byte6 = pin.high_byte16(pair), pair & 0xFF
     if cutlass.const_expr(cfg.row_scaled):
         inv4, y4 = _row_candidate(cfg, mantissas, i, f4, zero_inv)
         inv6, y6 = _row_candidate(cfg, mantissas, i, f6, zero_inv)
@@ -492,7 +494,7 @@ def fast_group(cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes,
 
     # ---- step 8: the choice, from the approximate errors where a bound decides
     pick4, decided = pin.choose_by_bound(err4, err6, y4, y6, margin)
-    same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
+    same = (byte4 ^ pair) & 0xFF  # 0: one scale byte, so one candidate
     signs = _sign_nibbles(cfg, words)  # the last use of the group's words
     undecided = Int32(decided == 0) & Int32(same != 0)
     if cutlass.const_expr(cfg.undecided_inline):  # noqa: SIM102 (DSL: own if)
@@ -507,23 +509,23 @@ def fast_group(cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes,
             ax = [pin.abs_f32(v) for v in _unpack(cfg, _reload_group(cfg, mX, t))]
             e_inv4, e_inv6 = inv4, inv6
             if cutlass.const_expr(cfg.code_scale != 1.0):
-                up = Float32(1.0 / cfg.code_scale)  # f16_codes: inv again
+                up = Float32(1.0 / cfg.code_scale)  # e4m3_codes: inv again
                 e_inv4, e_inv6 = pin.mul_rn(inv4, up), pin.mul_rn(inv6, up)
             err4 = _exact_errors(cfg, ax, e_inv4, k4, j4)
             err6 = _exact_errors(cfg, ax, e_inv6, k6, j6)
             pick4 = pin.less_mask(err4, err6)
 
     # ---- step 8: select, codes with the input's signs, store
-    codes = [pin.select_bits(pick4, codes4[w], codes6[w]) for w in range(2)]
+    codes = [select_codes(cfg, pick4, codes4[w], codes6[w]) for w in range(2)]
     word0 = pin.with_signs(codes[0], signs[0])
     word1 = pin.with_signs(codes[1], signs[1])
-    scale = pin.select_bits(pick4, pair >> 8, pair)
+    scale = pin.select_bits(pick4, byte4, pair)
     if in_range:
         _store(mCodes, mScales, t, word0, word1, scale)
     # The exact path redoes the group where a shortcut's precondition
     # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
     # the rounding does not saturate) or an error is NaN (a NaN element).
-    slow = pin.fast_path_fails(a, inv4, inv6, err4, err6, 7.0 * cfg.code_scale)
+    slow = pin.fast_path_fails(a, inv6, err4, err6, 7.0 * cfg.code_scale)
     if cutlass.const_expr(not cfg.undecided_inline):
         slow = slow | undecided  # SPEC's errors in the exact path instead
     return slow
@@ -658,8 +660,9 @@ def candidate_scales(a, s, fast=True):
     """
     a6 = pin.div6(a) if fast else pin.div_rn(a, Float32(6.0))
     base = pin.mul_rn(a6, s)
-    c6 = pin.fmin(base, Float32(448.0))
-    c4 = pin.fmin(pin.mul_rn(base, Float32(1.5)), Float32(448.0))
+    c6, c4 = base, pin.mul_rn(base, Float32(1.5))
+    if cutlass.const_expr(not fast):  # the fast path: .satfinite caps (a NaN a fails anyway)
+        c6, c4 = pin.fmin(c6, Float32(448.0)), pin.fmin(c4, Float32(448.0))
     pair = pin.cvt_e4m3x2(c4, c6)
     f4, f6 = pin.e4m3x2_to_f32(pair)
     return pair, f4, f6
@@ -671,7 +674,7 @@ def _row_candidate(cfg, mantissas, i, f, zero_inv):
     inv, y = pin.row_candidate(f, mantissas[k, 0], mantissas[k, 1], zero_inv, cfg.code_scale)
     yb = pin.bound_scale(y, cfg.err_mode == "mse")
     if cutlass.const_expr(cfg.code_scale != 1.0):
-        # f16_codes: what ``_scaled_candidate`` makes of (inv, yb). inv's 2^-14 is
+        # e4m3_codes: what ``_scaled_candidate`` makes of (inv, yb). inv's 2^-6 is
         # folded into ``row_candidate`` (exact: there inv >= 2^-110, never "small").
         yb = _scaled_bound(cfg, yb)
     return inv, yb
@@ -698,10 +701,10 @@ def build_scale_table(cfg, table, s_dec, gamax, exact_values: cutlass.Constexpr 
 
 
 def _scaled_candidate(cfg, inv, yb):
-    """``f16_codes``: ``inv * 2^-14`` (NaN unless normal) and ``yb`` scaled back up.
+    """``e4m3_codes``: ``inv * 2^-6`` (NaN unless normal) and ``yb`` scaled back up.
 
-    ``m_s = RN(|x| inv_s) = m 2^-14`` exactly while it is normal; the errors in
-    these units times ``yb * 2^14`` (mse: ``2^28``) are the unscaled ones.
+    ``m_s = RN(|x| inv_s) = m 2^-6`` exactly while it is normal; the errors in
+    these units times ``yb * 2^6`` (mse: ``2^12``) are the unscaled ones.
     """
     scale = cfg.code_scale
     small = pin.less_mask(inv, Float32(2.0**-126 / scale))  # (a NaN inv stays NaN)
@@ -710,14 +713,14 @@ def _scaled_candidate(cfg, inv, yb):
 
 
 def _scaled_bound(cfg, yb):
-    """``f16_codes``: ``choose_by_bound``'s error scale ``yb`` times ``2^14`` (mse: ``2^28``)."""
+    """``e4m3_codes``: ``choose_by_bound``'s error scale ``yb`` times ``2^6`` (mse: ``2^12``)."""
     scale = cfg.code_scale
     up = 1.0 / scale if cfg.err_mode == "mae" else 1.0 / (scale * scale)
     return pin.mul_rn(yb, Float32(up))
 
 
 def scaled_margin(cfg, margin):
-    """``choose_by_bound``'s margin for errors and bound scales in ``f16_codes`` units."""
+    """``choose_by_bound``'s margin for errors and bound scales in ``e4m3_codes`` units."""
     if cutlass.const_expr(cfg.code_scale == 1.0):
         return margin
     down = cfg.code_scale if cfg.err_mode == "mae" else cfg.code_scale**2
@@ -748,7 +751,7 @@ def _fast_candidate(cfg, ax, inv):
     alive (registers are what limits the CTAs per SM).
     """
     r = []
-    err = Float32(0.0)
+    err = None
     for i in range(GROUP):
         m = pin.mul_rn(ax[i], inv)
         r.append(pin.e2m1_round_magic(m, 2.0 * cfg.code_scale))
@@ -757,10 +760,19 @@ def _fast_candidate(cfg, ax, inv):
 
 
 def grid_codes(cfg, r):
-    """Eight fast-path magnitudes as a word of codes (``pinned.grid_codes8[_f16]``)."""
-    if cutlass.const_expr(cfg.code_scale != 1.0):
-        return pin.grid_codes8_f16(r)
+    """Eight fast-path magnitudes as codes: ``e4m3_codes``, the E4M3 word pair of
+    ``pinned.grid_code_bytes``; otherwise one word of codes (``pinned.grid_codes8``)."""
+    if cutlass.const_expr(cfg.e4m3_codes):
+        return pin.grid_code_bytes(r)
     return pin.grid_codes8(r)
+
+
+def select_codes(cfg, pick4, codes4, codes6):
+    """The chosen candidate's code word from ``grid_codes``' results (``pick4``: a mask)."""
+    if cutlass.const_expr(cfg.e4m3_codes):
+        even = pin.select_bits(pick4, codes4[0], codes6[0])
+        return pin.code_word(even, pin.select_bits(pick4, codes4[1], codes6[1]))
+    return pin.select_bits(pick4, codes4, codes6)
 
 
 def _exact_errors(cfg, ax, inv, k, j):
@@ -773,10 +785,13 @@ def _exact_errors(cfg, ax, inv, k, j):
 
 
 def add_error(cfg, err, diff):
-    """SPEC step 6's running sum: ``err + |d|`` (mae) or ``err + d * d`` (mse)."""
-    if cutlass.const_expr(cfg.err_mode == "mae"):
-        return pin.add_rn(err, pin.abs_f32(diff))
-    return pin.add_rn(err, pin.mul_rn(diff, diff))
+    """SPEC step 6's running sum: ``err + |d|`` (mae) or ``err + d * d`` (mse).
+
+    ``err`` None is the sum's start: ``0 + |d|`` is ``|d|`` exactly (and ``0 + d d``
+    is ``d d``), so the fast path saves that add (ptxas folds the ``abs`` into the next).
+    """
+    term = pin.abs_f32(diff) if cfg.err_mode == "mae" else pin.mul_rn(diff, diff)
+    return term if err is None else pin.add_rn(err, term)
 
 
 def _sign_nibbles(cfg, words):

@@ -190,11 +190,15 @@ def cvt_e4m3x2(hi, lo, *, loc=None, ip=None) -> Int32:
 
     Returns the 16-bit pair in an Int32: ``hi``'s byte in bits 15..8 and
     ``lo``'s in bits 7..0 (in PTX the FIRST source goes to the UPPER byte, so
-    ``hi`` is passed first). ``.satfinite`` clamps finite overflow to +-448;
-    SPEC only converts values already capped to [0, 448], where this
-    matches torch's ``float8_e4m3fn`` cast bit for bit.
+    ``hi`` is passed first); bits 31..16 are zero (a ``mov`` from a zero half,
+    so ptxas needs no mask). ``.satfinite`` clamps finite overflow to +-448,
+    so ``cvt(min(c, 448)) = cvt(c)`` for every ``c >= 0`` but NaN; on [0, 448]
+    this matches torch's ``float8_e4m3fn`` cast bit for bit.
     """
-    text = "{ .reg .b16 t; cvt.rn.satfinite.e4m3x2.f32 t, $1, $2; cvt.u32.u16 $0, t; }"
+    text = (
+        "{ .reg .b16 t, z; cvt.rn.satfinite.e4m3x2.f32 t, $1, $2; mov.b16 z, 0;"
+        " mov.b32 $0, {t, z}; }"
+    )
     return Int32(_asm(T.i32(), [_f(hi, loc, ip), _f(lo, loc, ip)], text, "=r,f,f"))
 
 
@@ -388,6 +392,8 @@ def grid_ok(f, gamax, d: float, *, loc=None, ip=None) -> Int32:
 
 
 # The bounded choice (``choose_by_bound``): relative and absolute margins.
+# Marks choose_by_bound's threshold fma (a bound with slack; ``check`` allows this shape).
+BOUND_FMA_TAG = "// fos: bound fma"
 CHOICE_RELATIVE = 2.0**-16
 CHOICE_ABSOLUTE = {"mae": 2.0**-13, "mse": 2.0**-12}  # per 1x16 group, in m-units
 
@@ -444,8 +450,8 @@ def choose_by_bound(p4, p6, y4, y6, margin, *, loc=None, ip=None) -> tuple[Int32
     text = (
         "{ .reg .f32 s, dl, yy, m, nm; .reg .pred a, b;"
         " add.rn.f32 s, $2, $3; sub.rn.f32 dl, $3, $2; add.rn.f32 yy, $4, $5;"
-        f" mul.rn.f32 s, s, 0f{_f32_bits(CHOICE_RELATIVE)}; mul.rn.f32 yy, yy, $6;"
-        " add.rn.f32 m, s, yy; neg.f32 nm, m;"
+        " mul.rn.f32 yy, yy, $6;"
+        f" fma.rn.f32 m, s, 0f{_f32_bits(CHOICE_RELATIVE)}, yy; {BOUND_FMA_TAG}\n neg.f32 nm, m;"
         " setp.gt.f32 a, dl, m; setp.lt.f32 b, dl, nm;"
         " selp.s32 $0, -1, 0, a; or.pred a, a, b; selp.u32 $1, 1, 0, a; }"
     )
@@ -478,26 +484,28 @@ def div6(a, *, loc=None, ip=None) -> Float32:
 
 
 @dsl_user_op
-def fast_path_fails(a, inv4, inv6, err4, err6, limit=7.0, *, loc=None, ip=None) -> Int32:
-    """1 unless ``RN(a * inv) < 7`` for both, both errors finite and ``div6(a)`` exact, else 0.
+def fast_path_fails(a, inv6, err4, err6, limit=7.0, *, loc=None, ip=None) -> Int32:
+    """1 unless ``RN(a * inv6) < 7``, both errors finite and ``div6(a)`` exact, else 0.
 
     The magic rounding does not saturate: below 7 every ``m_i <= RN(a * inv)``
-    rounds to at most 6 (RN is monotonic). ``max.f32`` drops a NaN ``inv``, but
-    a NaN ``inv`` (or element) makes that error NaN, and ``0 * (err4 + err6)``
-    is NaN exactly when an error is NaN or Inf; the ordered ``setp.lt`` then
-    fails. An infinite error needs an infinite element or value, so the group
-    takes the exact path then too. ``0 < a < 6 * 2^-124`` fails (``div6``).
+    rounds to at most 6 (RN is monotonic). One product covers both candidates:
+    ``f4 >= f6``, so ``inv4 <= inv6`` (``RN`` and ``min`` are monotonic). A NaN
+    ``inv`` (or element) makes that candidate's error NaN, and the ordered
+    ``err4 + err6 < Inf`` fails exactly when an error is NaN or Inf. An
+    infinite error needs an infinite element or value, so the group takes the
+    exact path then too. ``0 < a < 6 * 2^-124`` fails (``div6``): one unsigned
+    compare of ``bits(a) - 1`` (``a >= 0``).
     """
+    low = struct.unpack("<I", struct.pack("<f", DIV6_LOW))[0]
     text = (
-        "{ .reg .f32 m4, m6, e; .reg .pred p, lo, nz;"
-        " mul.rn.f32 m4, $1, $2; mul.rn.f32 m6, $1, $3; max.f32 m4, m4, m6;"
-        " add.rn.f32 e, $4, $5; mul.rn.f32 e, e, 0f00000000; add.rn.f32 m4, m4, e;"
-        f" setp.lt.f32 p, m4, 0f{_f32_bits(limit)}; setp.lt.f32 lo, $1, 0f{_f32_bits(DIV6_LOW)};"
-        " setp.ne.f32 nz, $1, 0f00000000; and.pred lo, lo, nz; not.pred lo, lo; and.pred p, p, lo;"
-        " selp.u32 $0, 0, 1, p; }"
+        "{ .reg .f32 m, e; .reg .b32 ab; .reg .pred p, lo;"
+        " mul.rn.f32 m, $1, $2; add.rn.f32 e, $3, $4; mul.rn.f32 e, e, 0f00000000;"
+        f" add.rn.f32 m, m, e; setp.lt.f32 p, m, 0f{_f32_bits(limit)};"
+        f" mov.b32 ab, $1; sub.u32 ab, ab, 1; setp.lt.u32 lo, ab, {low - 1};"
+        " not.pred p, p; or.pred p, p, lo; selp.u32 $0, 1, 0, p; }"
     )
-    ops = [_f(v, loc, ip) for v in (a, inv4, inv6, err4, err6)]
-    return Int32(_asm(T.i32(), ops, text, "=r,f,f,f,f,f"))
+    ops = [_f(v, loc, ip) for v in (a, inv6, err4, err6)]
+    return Int32(_asm(T.i32(), ops, text, "=r,f,f,f,f"))
 
 
 @dsl_user_op
@@ -750,24 +758,50 @@ def load_shared(addr, bits: int, *, loc=None, ip=None) -> Int32:
     return Int32(_asm(T.i32(), [_i(addr, loc, ip)], text, "=r,r", True))
 
 
-CODE_SCALE = 2.0**-14  # an on-grid r * 2^-14 as a float16 is its E2M1 code shifted left by 9
+CODE_SCALE = 2.0**-6  # an on-grid r * 2^-6 as an E4M3 byte is its E2M1 code shifted left by 2
 
 
 @dsl_user_op
-def grid_codes8_f16(r, *, loc=None, ip=None) -> Int32:
-    """Eight on-grid magnitudes ``r * CODE_SCALE`` as one word of unsigned E2M1 codes.
+def grid_code_bytes(r, *, loc=None, ip=None) -> tuple[Int32, Int32]:
+    """Eight on-grid magnitudes ``r * CODE_SCALE`` as E4M3 bytes: (even elements, odd elements).
 
-    As float16 (exact: 0.5 lands on the subnormal 2^-15) each is ``code << 9``,
-    so ``cvt.rn.f16x2.f32`` puts element pairs' codes in bytes 1 and 3 (times 2).
-    Pairs (0, 2), (4, 6) give the even codes, (1, 3), (5, 7) the odd ones;
-    ``prmt`` gathers each set into one word, and ``(even >> 1) + (odd << 3)``
-    lays code ``j`` into nibble ``j``: 8 instructions for 8 codes.
+    As E4M3 each is exact (0.5 lands on the subnormal 2^-7) and its byte is
+    ``code << 2`` (``(E + 1) << 3 | M << 2`` for ``r = 2^E (1 + M / 2)``):
+    ``cvt.rn.satfinite.e4m3x2.f32`` converts two per instruction, elements
+    0, 2, 4, 6 into the first word's bytes and 1, 3, 5, 7 into the second's.
+    ``code_word`` lays them into nibbles, after the candidate is chosen (one
+    selection per word pair, not per finished word).
     """
     text = (
-        "{ .reg .b32 w0, w1, w2, w3, e, o;"
-        " cvt.rn.f16x2.f32 w0, $3, $1; cvt.rn.f16x2.f32 w1, $7, $5;"
-        " cvt.rn.f16x2.f32 w2, $4, $2; cvt.rn.f16x2.f32 w3, $8, $6;"
-        " prmt.b32 e, w0, w1, 0x7531; prmt.b32 o, w2, w3, 0x7531;"
-        " shr.u32 e, e, 1; mad.lo.u32 $0, o, 8, e; }"
+        "{ .reg .b16 h0, h1, h2, h3;"
+        " cvt.rn.satfinite.e4m3x2.f32 h0, $4, $2; cvt.rn.satfinite.e4m3x2.f32 h1, $8, $6;"
+        " cvt.rn.satfinite.e4m3x2.f32 h2, $5, $3; cvt.rn.satfinite.e4m3x2.f32 h3, $9, $7;"
+        " mov.b32 $0, {h0, h1}; mov.b32 $1, {h2, h3}; }"
     )
-    return Int32(_asm(T.i32(), [_f(v, loc, ip) for v in r], text, "=r," + ",".join(["f"] * 8)))
+    res = _asm(
+        llvm.StructType.get_literal([T.i32(), T.i32()]),
+        [_f(v, loc, ip) for v in r],
+        text,
+        "=r,=r," + ",".join(["f"] * 8),
+    )
+    even = Int32(llvm.extractvalue(T.i32(), res, [0], loc=loc, ip=ip))
+    odd = Int32(llvm.extractvalue(T.i32(), res, [1], loc=loc, ip=ip))
+    return even, odd
+
+
+@dsl_user_op
+def code_word(even, odd, *, loc=None, ip=None) -> Int32:
+    """``grid_code_bytes``' words as one word of codes (code j in nibble j).
+
+    ``(even >> 2) + (odd << 2)``: bytes hold ``code << 2``, so the even codes land in
+    the low nibbles and the odd ones in the high nibbles, without overlap.
+    """
+    text = "{ .reg .b32 e; shr.u32 e, $1, 2; mad.lo.u32 $0, $2, 4, e; }"
+    return Int32(_asm(T.i32(), [_i(even, loc, ip), _i(odd, loc, ip)], text, "=r,r,r"))
+
+
+@dsl_user_op
+def high_byte16(pair, *, loc=None, ip=None) -> Int32:
+    """Bits 15..8 of ``pair`` as a byte (``prmt``: one instruction, upper bytes zero)."""
+    text = "prmt.b32 $0, $1, 0, 0x4441;"
+    return Int32(_asm(T.i32(), [_i(pair, loc, ip)], text, "=r,r"))

@@ -24,10 +24,11 @@ and 8 across rows).
   SPEC step 7 writes it (8 and 4 inside the lane, 2 and 1 across lanes, each
   ``+`` commutative), and the part ``L - 1`` lane's result is broadcast.
 
-16-bit inputs use ``kernel``'s f16x2 code packing (``f16_codes``), and each
+16-bit inputs use ``kernel``'s E4M3 code packing (``e4m3_codes``), and each
 CTA first asks L2 for the input of the CTA ``l2_ahead`` launches later, one
-128-byte line per thread (``prefetch.global.L2``): together 1.5-2.5% faster
-at 7168 columns, either alone slower (``bench/NOTES.md``, v10).
+128-byte line per thread (``prefetch.global.L2``): with the f16x2 packing that
+came before, together 1.5-2.5% faster at 7168 columns, either alone slower
+(``bench/NOTES.md``, v10).
 
 float32 stages its stores (``stage_stores``). A lane's codes are 2 bytes on
 each of 4 rows and its scale byte goes on 4 rows, so a warp's store
@@ -67,6 +68,7 @@ from .kernel import (
     grid_codes,
     launch_bounds,
     scaled_margin,
+    select_codes,
     sign_nibbles8,
     unpack_word,
 )
@@ -168,7 +170,7 @@ class TileKernel:
             pair, _, _ = candidate_scales(a, s)
 
             # ---- steps 4-6: table constants, magic rounding, approximate errors
-            byte4, byte6 = (pair >> 8) & 0xFF, pair & 0xFF
+            byte4, byte6 = pin.high_byte16(pair), pair & 0xFF
             inv4, y4 = table[byte4, 0], table[byte4, 1]
             inv6, y6 = table[byte6, 0], table[byte6, 1]
             codes4, codes6, rows4, rows6, signs = _fast_candidates(cfg, words, inv4, inv6)
@@ -178,16 +180,16 @@ class TileKernel:
             # ---- step 8: the choice where the bound decides it, codes with signs, store
             pick4, decided = pin.choose_by_bound(err4, err6, y4, y6, margin)
             codes = [
-                pin.with_signs(pin.select_bits(pick4, codes4[w], codes6[w]), signs[w])
+                pin.with_signs(select_codes(cfg, pick4, codes4[w], codes6[w]), signs[w])
                 for w in range(len(signs))
             ]
-            _store_unit(lanes, stage, k, codes, pin.select_bits(pick4, pair >> 8, pair))
+            _store_unit(lanes, stage, k, codes, pin.select_bits(pick4, byte4, pair))
             # The exact path redoes the tile where the bound left the choice open
             # (and the scales differ) or a shortcut's precondition failed.
-            same = ((pair >> 8) ^ pair) & 0xFF  # 0: one scale byte, so one candidate
+            same = (byte4 ^ pair) & 0xFF  # 0: one scale byte, so one candidate
             undecided = Int32(decided == 0) & Int32(same != 0)
             limit = 7.0 * cfg.code_scale
-            slow = pin.fast_path_fails(a, inv4, inv6, err4, err6, limit) | undecided
+            slow = pin.fast_path_fails(a, inv6, err4, err6, limit) | undecided
             flagged = flagged | (slow << k)
 
         # ======== exact path, rare: the whole warp, once per flagged unit
@@ -421,7 +423,7 @@ def _fast_candidates(cfg, words, inv4, inv6):
     e = lane_elements(cfg)
     per_word = len(words) // ROWS_PER_LANE * 8 // e  # raw words per 8 elements
     codes4, codes6, signs = [], [], []
-    rows4, rows6 = [Float32(0.0)] * ROWS_PER_LANE, [Float32(0.0)] * ROWS_PER_LANE
+    rows4, rows6 = [None] * ROWS_PER_LANE, [None] * ROWS_PER_LANE  # add_error's start
     for w in range(len(words) // per_word):
         raw = words[per_word * w : per_word * (w + 1)]
         signs.append(sign_nibbles8(cfg, raw))

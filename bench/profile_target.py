@@ -3,7 +3,7 @@
     ncu --clock-control none -k regex:kernel_cutlass --launch-skip 2 --launch-count 1 \
         --section SpeedOfLight --section SchedulerStats --section WarpStateStats \
         --section Occupancy --metrics smsp__inst_executed.sum \
-        python bench/profile_target.py bfloat16 1x16 tensor '{"f16_codes": false}'
+        python bench/profile_target.py bfloat16 1x16 tensor '{"e4m3_codes": false}'
 
 The pipe and memory profiles of ``bench/NOTES.md`` (v9) use
 ``--metrics 'regex:^sm__inst_executed_pipe_[a-z0-9_]+\\.sum$'`` and the ``lts__`` /

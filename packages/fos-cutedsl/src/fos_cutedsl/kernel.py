@@ -105,7 +105,7 @@ _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": 
 DEFAULT_TUNING = {
     ("1x16", False): (4, 2, 3),  # 3 CTAs per SM: 80 registers (16-bit: persistent=False)
     ("1x16", True): (4, 2, 0),
-    ("16x16", False): (3, 2, 3),  # 16x16: units (4 rows x 16 bytes of a tile) per thread
+    ("16x16", False): (2, 2, 3),  # 16x16: units (4 rows x 16 bytes of a tile) per thread
 }
 # float32 (16 words a group or unit): row-scaled 1 group ahead and 4 CTAs per SM
 # measured 95% of copy against 76% with the 16-bit setting; 16x16 4 units, 1 ahead, 4 CTAs.
@@ -125,7 +125,7 @@ L2_AHEAD_TILE = 33
 # 16-bit 1x16 per tensor runs ``persistent``: one CTA of this many threads per SM (80
 # registers), 1 group ahead and the next unit's first loads carried, no L2 prefetch:
 # 192 against 205-219 us at 32768 x 7168 (bench/NOTES.md, v11).
-PERSISTENT_TUNING = (3, 1, 1)  # (groups_per_thread, prefetch, min_blocks)
+PERSISTENT_TUNING = (4, 1, 1)  # (groups_per_thread, prefetch, min_blocks)
 PERSISTENT_THREADS = 768
 # ptxas optimization level (ptxas's own default is 3). The PTX, where every rounding is
 # pinned, is the same at any level; only scheduling and if-conversion differ. At -O2, bf16

@@ -656,12 +656,14 @@ def block_amax(x):
 def candidate_scales(a, s, fast=True):
     """Step 3: the E4M3 pair (c4 byte high, c6 byte low) and both exact values.
 
-    ``fast``: ``a / 6`` by ``div6`` (its small-``a`` range flags the group).
+    ``fast``: ``a / 6`` by ``div6`` (its small-``a`` range flags the group), and no
+    ``min(., 448)``: the conversion's ``.satfinite`` caps the same way except for a
+    NaN ``a``, whose group fails the fast path anyway.
     """
     a6 = pin.div6(a) if fast else pin.div_rn(a, Float32(6.0))
     base = pin.mul_rn(a6, s)
     c6, c4 = base, pin.mul_rn(base, Float32(1.5))
-    if cutlass.const_expr(not fast):  # the fast path: .satfinite caps (a NaN a fails anyway)
+    if cutlass.const_expr(not fast):
         c6, c4 = pin.fmin(c6, Float32(448.0)), pin.fmin(c4, Float32(448.0))
     pair = pin.cvt_e4m3x2(c4, c6)
     f4, f6 = pin.e4m3x2_to_f32(pair)

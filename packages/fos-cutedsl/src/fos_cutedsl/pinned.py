@@ -490,11 +490,12 @@ def fast_path_fails(a, inv6, err4, err6, limit=7.0, *, loc=None, ip=None) -> Int
     The magic rounding does not saturate: below 7 every ``m_i <= RN(a * inv)``
     rounds to at most 6 (RN is monotonic). One product covers both candidates:
     ``f4 >= f6``, so ``inv4 <= inv6`` (``RN`` and ``min`` are monotonic). A NaN
-    ``inv`` (or element) makes that candidate's error NaN, and the ordered
-    ``err4 + err6 < Inf`` fails exactly when an error is NaN or Inf. An
-    infinite error needs an infinite element or value, so the group takes the
-    exact path then too. ``0 < a < 6 * 2^-124`` fails (``div6``): one unsigned
-    compare of ``bits(a) - 1`` (``a >= 0``).
+    ``inv`` (or element) makes that candidate's error NaN, and
+    ``0 * (err4 + err6)`` is NaN exactly when an error is NaN or Inf; added to
+    the product, it makes the ordered ``setp.lt`` fail. An infinite error needs
+    an infinite element or value, so the group takes the exact path then too.
+    ``0 < a < 6 * 2^-124`` fails (``div6``): one unsigned compare of
+    ``bits(a) - 1`` (``a >= 0``).
     """
     low = struct.unpack("<I", struct.pack("<f", DIV6_LOW))[0]
     text = (

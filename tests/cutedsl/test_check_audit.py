@@ -162,9 +162,15 @@ def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
         assert counts["e4m3x2"] == units + 1  # the scale pairs only (fast, exact)
         assert counts["l2 lines"] == 0
     else:
-        # E4M3 codes: 4 cvt per 8 codes, 4 code words a unit, both candidates. The
-        # later CTA's 16 * units rows x 1 KB are 128-byte lines over 256 threads.
+        # E4M3 codes: 4 cvt per 8 codes, 4 code words a unit, both candidates.
         assert counts["e4m3x2"] == (4 * 4 * 2 + 1) * units + 1
+        assert counts["l2 lines"] == 0  # the line prefetch is off by default (v16)
+        # Asked for, the later CTA's 16 * units rows x 1 KB are 128-byte lines over
+        # 256 threads.
+        keep = f"--keep-ptx --dump-dir {tmp_path}"
+        ahead = compile_quantize(dtype, "16x16", "mae", 256, False, arch, keep, l2_ahead=33)
+        failures, counts = audit_ptx(ahead.__ptx__, arch)
+        assert failures == []
         assert counts["l2 lines"] == -(-(16 * units * 8) // 256)
 
 
@@ -202,8 +208,10 @@ def test_tuning_defaults_per_mode():
         cfg = QuantizeConfig("bfloat16", block, "mae", 256, row_scaled, persistent=False)
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned
         assert cfg.threads == (ROW_SCALED_THREADS if row_scaled else 256)
-    # Row-scaled: 256-thread CTAs (16 rows) for every dtype (16-bit took 384 before v15).
-    assert ROW_SCALED_THREADS == 256
+    # Row-scaled: 16-bit in 64-thread CTAs (4 rows; 256 in v15), float32 in 256 (16 rows).
+    assert ROW_SCALED_THREADS == 64
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).threads == 64
+    assert QuantizeConfig("float16", "1x16", "mse", 448, True).threads == 64
     assert QuantizeConfig("float32", "1x16", "mae", 256, True).threads == 256
     # 16-bit 1x16 per tensor runs the persistent kernel (one CTA of 768 threads per SM).
     for dtype in ("bfloat16", "float16"):
@@ -243,14 +251,15 @@ def test_tuning_defaults_per_mode():
         QuantizeConfig("float32", "1x16", "mae", 256, False, e4m3_codes=True)
     with pytest.raises(ValueError, match="e4m3_codes"):
         QuantizeConfig("float32", "16x16", "mae", 256, False, e4m3_codes=True)
-    # The L2 prefetch of a later CTA's input: on for 16-bit 16x16 and for 16-bit 1x16 per
-    # tensor with one CTA per 1024 groups (off in the persistent kernel).
-    from fos_cutedsl.kernel import L2_AHEAD, L2_AHEAD_TILE
+    # The L2 prefetch of a later CTA's input: on for 16-bit 1x16 per tensor with one CTA
+    # per 1024 groups only (off in the persistent kernel; 16x16 takes it when asked).
+    from fos_cutedsl.kernel import L2_AHEAD
 
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).l2_ahead == 0
     per_cta = QuantizeConfig("float16", "1x16", "mse", 448, False, persistent=False)
     assert per_cta.l2_ahead == L2_AHEAD > 0
-    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).l2_ahead == L2_AHEAD_TILE > 0
+    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).l2_ahead == 0
+    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False, l2_ahead=33).l2_ahead == 33
     assert QuantizeConfig("float32", "1x16", "mae", 256, False).l2_ahead == 0
     assert QuantizeConfig("float32", "16x16", "mae", 256, False).l2_ahead == 0
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).l2_ahead == 0
@@ -273,9 +282,12 @@ def test_tuning_defaults_per_mode():
     with pytest.raises(ValueError, match="16x16"):
         QuantizeConfig("bfloat16", "16x16", "mae", 256, False, threads=512)
     # Row-scaled CTAs are 64 groups wide and build 8 table entries per row, a thread each.
-    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).cta_rows == 16
+    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).cta_rows == 4
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True, threads=384).cta_rows == 24
     assert QuantizeConfig("float32", "1x16", "mae", 256, True).cta_rows == 16
+    from fos_cutedsl.api import _MIN_ROW_SCALED_CTA_ROWS  # its grid.x bound holds for both
+
+    assert _MIN_ROW_SCALED_CTA_ROWS == 4
     with pytest.raises(ValueError, match="row-scaled"):
         QuantizeConfig("bfloat16", "1x16", "mae", 256, True, groups_per_thread=16)
     assert {(v.block, v.row_scaled) for v in variants("sm_90a")} == set(DEFAULT_TUNING)

@@ -25,6 +25,7 @@ _GROUPS_PER_BLOCK = (
     256 * 4
 )  # threads per CTA x the fewest groups per thread (kernel.DEFAULT_TUNING)
 _MAX_ROW_SCALED_GROUPS = 64 * 65535  # row-scaled CTAs are 64 groups wide, grid.y < 2^16
+_MIN_ROW_SCALED_CTA_ROWS = 4  # and at least 4 rows tall (QuantizeConfig.cta_rows)
 
 #: The process-wide compile cache (one binary per ``VariantKey``).
 CACHE = (
@@ -75,6 +76,8 @@ def _why_not(x, global_amax, block, err_mode, e4m3_scale_bound) -> str:
     if row_scaled and x.shape[1] // 16 > _MAX_ROW_SCALED_GROUPS:
         return f"x has {x.shape[1]} columns, row-scaled takes at most {16 * _MAX_ROW_SCALED_GROUPS}"
     blocks = (x.numel() // 16 + _GROUPS_PER_BLOCK - 1) // _GROUPS_PER_BLOCK
+    if row_scaled:
+        blocks = max(blocks, -(-x.shape[0] // _MIN_ROW_SCALED_CTA_ROWS))
     if blocks > _MAX_BLOCKS:
         return f"x has {x.numel()} elements, more than one launch covers"
     return ""

@@ -105,7 +105,9 @@ _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": 
 DEFAULT_TUNING = {
     ("1x16", False): (4, 2, 3),  # 3 CTAs per SM: 80 registers (16-bit: persistent=False)
     ("1x16", True): (4, 2, 0),
-    ("16x16", False): (2, 2, 3),  # 16x16: units (4 rows x 16 bytes of a tile) per thread
+    # 16x16: units (4 rows x 16 bytes of a tile) per thread. 16-bit, 3 units and no L2
+    # prefetch: 69.3-70.1 against 71.4-72.4 us at 32768 x 2048 (NOTES, v16).
+    ("16x16", False): (3, 2, 3),
 }
 # float32 (16 words a group or unit): row-scaled 1 group ahead and 4 CTAs per SM
 # measured 95% of copy against 76% with the 16-bit setting; 16x16 4 units, 1 ahead, 4 CTAs.
@@ -118,24 +120,25 @@ FLOAT32_TUNING = {
 # CTA this many launches later (132 to 396 measured 202-206 us against 221 us without;
 # float32 and row-scaled measured slower with it: bench/NOTES.md, v9).
 L2_AHEAD = 132
-# 16-bit 16x16: a line per thread (``prefetch.global.L2``) of the input of the CTA this
-# many launches later, with f16x2 codes (before e4m3_codes): 1.5-2.5% faster than neither
-# at 7168 columns on each of 4 buffers, the same at 2048 (either alone: slower; v10).
-L2_AHEAD_TILE = 33
+# 16x16 can also ask L2 for a later CTA's input (a line per thread, ``l2_ahead``): with
+# f16x2 codes and 2 units that was 1.5-2.5% faster at 7168 columns (v10); with E4M3 codes
+# and 3 units it is slower (202-205 against 208-211 us at 32768 x 7168; v16), so it is off.
 # 16-bit 1x16 per tensor runs ``persistent``: one CTA of this many threads per SM (80
 # registers), 1 group ahead and the next unit's first loads carried, no L2 prefetch:
-# 192 against 205-219 us at 32768 x 7168 (bench/NOTES.md, v11).
-PERSISTENT_TUNING = (4, 1, 1)  # (groups_per_thread, prefetch, min_blocks)
+# 192 against 205-219 us at 32768 x 7168 (bench/NOTES.md, v11). 3 groups a lane (96-group
+# units, a shorter wait at the end): 0.3-0.5% faster than 4 at 32768 x 2048 (v15, v16).
+PERSISTENT_TUNING = (3, 1, 1)  # (groups_per_thread, prefetch, min_blocks)
 PERSISTENT_THREADS = 768
 # ptxas optimization level (ptxas's own default is 3). The PTX, where every rounding is
 # pinned, is the same at any level; only scheduling and if-conversion differ. At -O2, bf16
 # 1x16 per tensor took 58.7-58.8 against 60.9-61.5 us at 32768 x 2048, and the other modes
 # and dtypes were as fast or faster in the same calls (bench/NOTES.md, v14).
 PTXAS_OPT = 2
-# 16-bit row-scaled: CTAs of this many threads (16 rows by 64 groups). With f16x2 codes
-# 384 threads were 1% faster at 32768 x 7168 (v12); with E4M3 codes 256 threads took
-# 67.2-67.9 against 69.5-70.1 us at 32768 x 2048 (bench/NOTES.md, v15).
-ROW_SCALED_THREADS = 256
+# 16-bit row-scaled: CTAs of this many threads (4 rows by 64 groups). With f16x2 codes
+# 384 threads were 1% faster at 32768 x 7168 (v12); with E4M3 codes 256 beat 384 (v15),
+# and 64 threads (small CTAs: a short barrier, a fine grid) took 62.8-63.5 against
+# 67.3-68.3 us at 32768 x 2048 and 200-202 against 213 us at 7168 (bench/NOTES.md, v16).
+ROW_SCALED_THREADS = 64
 H100_SMS = 132  # ``sms`` when the caller does not say (H100 and H200 SXM)
 
 
@@ -188,18 +191,15 @@ class QuantizeConfig:
         if not self.min_blocks:
             object.__setattr__(self, "min_blocks", min_blocks)
         # E4M3 codes (every 16-bit mode; before them f16x2 codes, v9-v14) and the L2
-        # prefetch (16-bit 1x16 per tensor and 16x16): measured and verified there (the
-        # prefetch is a hint: it cannot change a bit). float32 16x16 with f16x2 codes
-        # spilled and was slower (v12); float32 keeps ``grid_codes8``.
-        tile_16bit = self.block == "16x16" and self.dtype != "float32"
+        # prefetch (16-bit 1x16 per tensor with persistent=False): measured and verified
+        # there (the prefetch is a hint: it cannot change a bit). float32 16x16 with f16x2
+        # codes spilled and was slower (v12); float32 keeps ``grid_codes8``.
         if self.e4m3_codes is None:
             object.__setattr__(self, "e4m3_codes", self.dtype != "float32")
         if self.e4m3_codes and self.dtype == "float32":
             raise ValueError("e4m3_codes: only for 16-bit inputs")
         if self.l2_ahead is None:
-            ahead = L2_AHEAD_TILE if tile_16bit else 0
-            if per_tensor_16bit and not self.persistent:
-                ahead = L2_AHEAD
+            ahead = L2_AHEAD if per_tensor_16bit and not self.persistent else 0
             object.__setattr__(self, "l2_ahead", ahead)
         if self.l2_ahead < 0 or (self.l2_ahead and (self.row_scaled or self.persistent)):
             raise ValueError("l2_ahead: a CTA count >= 0, and not for row-scaled or persistent")

@@ -24,11 +24,12 @@ and 8 across rows).
   SPEC step 7 writes it (8 and 4 inside the lane, 2 and 1 across lanes, each
   ``+`` commutative), and the part ``L - 1`` lane's result is broadcast.
 
-16-bit inputs use ``kernel``'s E4M3 code packing (``e4m3_codes``), and each
-CTA first asks L2 for the input of the CTA ``l2_ahead`` launches later, one
-128-byte line per thread (``prefetch.global.L2``): with the f16x2 packing that
-came before, together 1.5-2.5% faster at 7168 columns, either alone slower
-(``bench/NOTES.md``, v10).
+16-bit inputs use ``kernel``'s E4M3 code packing (``e4m3_codes``). With
+``l2_ahead`` each CTA first asks L2 for the input of the CTA ``l2_ahead``
+launches later, one 128-byte line per thread (``prefetch.global.L2``): with
+the f16x2 packing and 2 units a thread that was 1.5-2.5% faster at 7168
+columns (v10); with E4M3 codes and 3 units it is slower, so it is off by
+default (``bench/NOTES.md``, v16).
 
 float32 stages its stores (``stage_stores``). A lane's codes are 2 bytes on
 each of 4 rows and its scale byte goes on 4 rows, so a warp's store

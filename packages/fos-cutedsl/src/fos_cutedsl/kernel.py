@@ -136,8 +136,8 @@ PERSISTENT_THREADS = 768
 PTXAS_OPT = 2
 # 16-bit row-scaled: CTAs of this many threads (4 rows by 64 groups). With f16x2 codes
 # 384 threads were 1% faster at 32768 x 7168 (v12); with E4M3 codes 256 beat 384 (v15),
-# and 64 threads (small CTAs: a short barrier, a fine grid) took 62.8-63.5 against
-# 67.3-68.3 us at 32768 x 2048 and 200-202 against 213 us at 7168 (bench/NOTES.md, v16).
+# and 64 threads took 62.8-63.5 against 67.3-68.3 us at 32768 x 2048 and 200-202 against
+# 213 us at 7168: ptxas gives that build 72 registers, so 28 warps fit an SM (NOTES, v16).
 ROW_SCALED_THREADS = 64
 H100_SMS = 132  # ``sms`` when the caller does not say (H100 and H200 SXM)
 

@@ -23,7 +23,7 @@ _MIN_CAPABILITY = (9, 0)
 _MAX_BLOCKS = 2**31 - 1
 _GROUPS_PER_BLOCK = (
     256 * 4
-)  # threads per CTA x the fewest groups per thread (kernel.DEFAULT_TUNING)
+)  # 1-D grids: threads per CTA x the fewest groups per thread (kernel.DEFAULT_TUNING)
 _MAX_ROW_SCALED_GROUPS = 64 * 65535  # row-scaled CTAs are 64 groups wide, grid.y < 2^16
 _MIN_ROW_SCALED_CTA_ROWS = 4  # and at least 4 rows tall (QuantizeConfig.cta_rows)
 

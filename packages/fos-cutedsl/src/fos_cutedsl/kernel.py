@@ -65,7 +65,7 @@ group as SPEC writes it, per element: ``q_i = x_i * inv``, a segment-scaled
 ``RN(y + 2^23)`` E2M1 rounding (SM90) or the hardware conversion (SM100+),
 and ``val = ((dq * f) * gamax) / D`` with ``div.rn``.
 
-Tiling. 256 threads per CTA. 1x16: group ``t`` is
+Tiling. 256 threads per CTA (16-bit row-scaled: 64). 1x16: group ``t`` is
 elements ``[16t, 16t+16)``, code bytes ``[8t, 8t+8)`` (one 8-byte store) and
 scale byte ``t``; a full CTA
 addresses its groups as constant offsets from the thread's first, and only a

@@ -9,6 +9,6 @@ such as ``fos_op`` that have checked already).
 from .api import CACHE, arch_of, can_run, launch, quantize
 from .cache import CompileCache, VariantKey
 
-__version__ = "0.1.12"
+__version__ = "0.1.13"
 
 __all__ = ["CACHE", "CompileCache", "VariantKey", "arch_of", "can_run", "launch", "quantize"]

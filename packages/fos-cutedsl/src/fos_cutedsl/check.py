@@ -75,8 +75,9 @@ _DIV_D_FMA = re.compile(
 _BOUND_FMA = re.compile(
     r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f37800000,\s*[%\w]+;\s*// fos: bound fma"
 )
-# ctaid.x * (groups per CTA) widened to 64 bits before it is added to the thread index.
-_WIDE_INDEX = re.compile(r"\bmul\.wide\.u32\s+%rd\d+,\s*%r\d+,\s*\d+;")
+# A 32-bit block or unit index times its groups (or bytes) widened to 64 bits before it
+# forms an address (``persistent``: the signed unit index, ``mul.wide.s32``).
+_WIDE_INDEX = re.compile(r"\bmul\.wide\.[su]32\s+%rd\d+,\s*%r\d+,\s*\d+;")
 _NARROW_GLOBAL = re.compile(r"\b(ld|st)\.global[^\[]*\[%r\d+")
 
 
@@ -115,7 +116,7 @@ def audit_ptx(ptx: str, arch: str) -> tuple[list[str], dict[str, int]]:
     if not has_hw_fp4(arch) and counts["e2m1x2"] != 0:
         failures.append(f"e2m1x2 conversion on {arch}")
     if not _WIDE_INDEX.search(ptx):
-        failures.append("block offset not widened to 64 bits (mul.wide.u32 ctaid*groups)")
+        failures.append("block offset not widened to 64 bits (mul.wide of a 32-bit index)")
     if _NARROW_GLOBAL.search(ptx):
         failures.append("global access through a 32-bit address register")
     return failures, counts

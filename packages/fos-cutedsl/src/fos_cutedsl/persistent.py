@@ -8,9 +8,12 @@ does not help by itself: co-resident CTAs progress at different rates, so the
 first ones finish early and leave the SM half empty.
 
 Here each CTA holds every warp an SM can (``threads`` = 768 at 80 registers)
-and one contiguous range of units, equal to within one unit. A unit is
+and every ``grid``-th unit: CTA ``b`` takes units ``b + grid * i``, so the SMs
+sweep the tensor side by side instead of each streaming its own far-apart
+range (with 4 groups a lane 55.5-56.3 against 56.8-57.5 us at 32768 x 2048:
+``bench/NOTES.md``, v17). A unit is
 ``32 * groups_per_thread`` consecutive groups, lane ``l``'s group ``k`` being
-``32 k + l``. Each warp starts on unit ``lo + warp``, then takes units in
+``32 k + l``. Each warp starts on ``i = warp``, then takes the next ``i`` in
 order from a shared-memory counter (one atomic per unit), so a warp that runs
 ahead takes more. The scale table and step 1 are built once per SM.
 
@@ -100,14 +103,13 @@ class PersistentKernel:
             Float32, cute.make_layout((cfg.table_rows, 4), stride=(4, 1)), byte_alignment=16
         )
         counter = smem.allocate_tensor(Int32, cute.make_layout(1), byte_alignment=16)
-        # This CTA's units [lo, hi), balanced; those below ``full`` hold whole groups
-        # only. (Unit indices fit 32 bits: 2^31 units would be 2^42 elements.)
-        lo = Int32(Int64(bidx) * units // Int64(grid))
-        hi = Int32((Int64(bidx) + 1) * units // Int64(grid))
-        full = cutlass.min(hi, Int32(total // unit))
-        # Each warp's first unit is lo + warp (its loads fly during step 1 and the
-        # table build); the counter hands out the later ones.
-        u = lo + warp
+        # This CTA's units are bidx + grid * i (i = 0, 1, ...): the SMs sweep the
+        # tensor side by side. Units below ``full`` hold whole groups only. (Unit
+        # indices fit 32 bits: 2^31 units would be 2^42 elements.)
+        full = Int32(total // unit)
+        # Each warp's first unit is i = warp (its loads fly during step 1 and the
+        # table build); the counter hands out the later i.
+        u = Int32(bidx) + warp * Int32(grid)
         depth = min(cfg.prefetch, cfg.groups_per_thread)
         buffers = [cute.make_rmem_tensor((cfg.words,), Uint32) for _ in range(depth)]
         for j in cutlass.range_constexpr(depth):
@@ -125,12 +127,12 @@ class PersistentKernel:
         while u < full:
             u = _unit(
                 cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_dec,
-                u, lo, total,
+                u, Int32(bidx), Int32(grid), total,
             )  # fmt: skip
 
         # ======== the tensor's last unit, if ragged: the one warp that drew it
         if u == full:  # noqa: SIM102 (DSL: own if)
-            if u < hi:
+            if u < Int32(units):
                 single = dataclasses.replace(cfg, undecided_inline=False)
                 for k in cutlass.range(cfg.groups_per_thread, unroll=1):
                     t = Int64(u) * unit + Int64(lane + k * WARP)
@@ -144,7 +146,9 @@ class PersistentKernel:
 
 
 @cute.jit
-def _unit(cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_dec, u, lo, total):
+def _unit(
+    cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_dec, u, bidx, grid, total
+):
     """Warp's unit ``u``: draws the next unit, runs this one's groups (the next one's
     first loads into ``buffers`` during the last steps) and returns the next unit."""
     tidx, _, _ = cute.arch.thread_idx()
@@ -154,7 +158,7 @@ def _unit(cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_de
     taken = Int32(0)
     if lane == 0:
         taken = cute.arch.atomic_add(counter.iterator, Int32(1), scope="cta")
-    following = lo + cute.arch.shuffle_sync(taken, offset=0)
+    following = bidx + grid * cute.arch.shuffle_sync(taken, offset=0)
     first = Int64(u) * unit + Int64(lane)
     ahead = [(buffers[j], (first + j * WARP, None, True)) for j in range(depth)]
     flagged = Int32(0)  # bit k: group k needs the exact path

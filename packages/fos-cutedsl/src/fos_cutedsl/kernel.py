@@ -126,7 +126,7 @@ L2_AHEAD = 132
 # 16-bit 1x16 per tensor runs ``persistent``: one CTA of this many threads per SM (80
 # registers), 1 group ahead and the next unit's first loads carried, no L2 prefetch:
 # 192 against 205-219 us at 32768 x 7168 (bench/NOTES.md, v11). With units interleaved
-# across the CTAs (v17), 4 groups a lane: 55.5-56.3 us against 56.2-57.0 with 3 and
+# across the CTAs (v17), 4 groups a lane: 55.5-56.3 us against 56.1-57.0 with 3 and
 # 56.8-57.5 before at 32768 x 2048; 5, 6, or 2 ahead were slower.
 PERSISTENT_TUNING = (4, 1, 1)  # (groups_per_thread, prefetch, min_blocks)
 PERSISTENT_THREADS = 768

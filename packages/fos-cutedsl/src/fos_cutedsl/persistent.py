@@ -105,11 +105,13 @@ class PersistentKernel:
         counter = smem.allocate_tensor(Int32, cute.make_layout(1), byte_alignment=16)
         # This CTA's units are bidx + grid * i (i = 0, 1, ...): the SMs sweep the
         # tensor side by side. Units below ``full`` hold whole groups only. (Unit
-        # indices fit 32 bits: 2^31 units would be 2^42 elements.)
+        # indices fit 32 bits: a drawn one passes ``units`` by less than warps * grid,
+        # and 2^31 units would be 2^42 elements.)
+        first_unit, stride = Int32(bidx), Int32(grid)
         full = Int32(total // unit)
         # Each warp's first unit is i = warp (its loads fly during step 1 and the
         # table build); the counter hands out the later i.
-        u = Int32(bidx) + warp * Int32(grid)
+        u = first_unit + warp * stride
         depth = min(cfg.prefetch, cfg.groups_per_thread)
         buffers = [cute.make_rmem_tensor((cfg.words,), Uint32) for _ in range(depth)]
         for j in cutlass.range_constexpr(depth):
@@ -127,7 +129,7 @@ class PersistentKernel:
         while u < full:
             u = _unit(
                 cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_dec,
-                u, Int32(bidx), Int32(grid), total,
+                u, first_unit, stride, total,
             )  # fmt: skip
 
         # ======== the tensor's last unit, if ragged: the one warp that drew it
@@ -147,10 +149,12 @@ class PersistentKernel:
 
 @cute.jit
 def _unit(
-    cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_dec, u, bidx, grid, total
-):
-    """Warp's unit ``u``: draws the next unit, runs this one's groups (the next one's
-    first loads into ``buffers`` during the last steps) and returns the next unit."""
+    cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_dec, u, first_unit,
+    stride, total,
+):  # fmt: skip
+    """Warp's unit ``u``: draws the next unit (``first_unit + stride * i``), runs this
+    one's groups (the next one's first loads into ``buffers`` during the last steps) and
+    returns the next unit."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
@@ -158,7 +162,7 @@ def _unit(
     taken = Int32(0)
     if lane == 0:
         taken = cute.arch.atomic_add(counter.iterator, Int32(1), scope="cta")
-    following = bidx + grid * cute.arch.shuffle_sync(taken, offset=0)
+    following = first_unit + stride * cute.arch.shuffle_sync(taken, offset=0)
     first = Int64(u) * unit + Int64(lane)
     ahead = [(buffers[j], (first + j * WARP, None, True)) for j in range(depth)]
     flagged = Int32(0)  # bit k: group k needs the exact path

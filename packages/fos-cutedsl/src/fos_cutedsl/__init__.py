@@ -3,12 +3,24 @@
 ``quantize`` has ``fos_reference.quantize``'s signature and gives the same
 bits; ``can_run`` says whether it can run on given arguments, and why not;
 ``launch`` runs the kernel into caller-owned buffers (no checks: for callers
-such as ``fos_op`` that have checked already).
+such as ``fos_op`` that have checked already). Compiled variants are kept
+on disk across processes (``disk_cache``); ``precompile`` fills that cache
+ahead of a job.
 """
 
 from .api import CACHE, arch_of, can_run, launch, quantize
 from .cache import CompileCache, VariantKey
+from .precompile import precompile
 
 __version__ = "0.1.13"
 
-__all__ = ["CACHE", "CompileCache", "VariantKey", "arch_of", "can_run", "launch", "quantize"]
+__all__ = [
+    "CACHE",
+    "CompileCache",
+    "VariantKey",
+    "arch_of",
+    "can_run",
+    "launch",
+    "precompile",
+    "quantize",
+]

@@ -29,7 +29,7 @@ _MIN_ROW_SCALED_CTA_ROWS = 4  # and at least 4 rows tall (QuantizeConfig.cta_row
 
 #: The process-wide compile cache (one binary per ``VariantKey``).
 CACHE = (
-    CompileCache(lambda *key: compile_variant(VariantKey(*key)))
+    CompileCache(lambda *key: compile_variant(VariantKey(*key)), name="quantize")
     if compile_variant is not None
     else None
 )

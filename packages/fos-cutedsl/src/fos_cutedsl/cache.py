@@ -1,7 +1,10 @@
 """An explicit in-process cache of compiled kernel variants.
 
 ``cute.compile`` never caches and is not thread-safe, so every variant is
-compiled once, under a lock, and kept for the life of the process.
+compiled once, under a lock, and kept for the life of the process. A cache
+given a kernel-family ``name`` also keeps its variants on disk
+(``disk_cache``): a miss in memory loads the stored variant, or compiles,
+stores and returns it.
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from typing import Any, NamedTuple
+
+from .disk_cache import DiskCache
 
 
 class VariantKey(NamedTuple):
@@ -24,10 +29,15 @@ class VariantKey(NamedTuple):
 
 
 class CompileCache:
-    """Maps a ``VariantKey`` to its compiled function, compiling on first use."""
+    """Maps a key (a NamedTuple) to its compiled function, compiling on first use.
 
-    def __init__(self, compile_fn: Callable[..., Any]):
+    ``compile_fn(*key)`` compiles; with ``name`` (the kernel family, e.g.
+    ``"quantize"``) the variants persist on disk across processes.
+    """
+
+    def __init__(self, compile_fn: Callable[..., Any], name: str | None = None):
         self._compile = compile_fn
+        self.disk = DiskCache(name) if name is not None else None
         self._compiled: dict[VariantKey, Any] = {}
         self._lock = threading.Lock()
 
@@ -38,7 +48,10 @@ class CompileCache:
             with self._lock:
                 fn = self._compiled.get(key)
                 if fn is None:
-                    fn = self._compile(*key)
+                    if self.disk is None:
+                        fn = self._compile(*key)
+                    else:
+                        fn = self.disk.get(key, self._compile)
                     self._compiled[key] = fn
         return fn
 
@@ -49,6 +62,6 @@ class CompileCache:
         return len(self._compiled)
 
     def clear(self) -> None:
-        """Drop every compiled variant."""
+        """Drop every compiled variant from memory (the disk keeps its copies)."""
         with self._lock:
             self._compiled.clear()

@@ -101,13 +101,18 @@ def _version(distribution: str) -> str:
         return "absent"
 
 
-@functools.cache
-def package_fingerprint() -> str:
-    """``fingerprint_of`` this package's ``.py`` files, ``DISTRIBUTIONS`` and this Python."""
+def fingerprint_inputs() -> tuple[list[tuple[str, bytes]], dict[str, str], str]:
+    """This package's ``.py`` files, the ``DISTRIBUTIONS``' versions and this Python."""
     root = Path(__file__).resolve().parent
     sources = [(p.relative_to(root).as_posix(), p.read_bytes()) for p in root.rglob("*.py")]
     versions = {name: _version(name) for name in DISTRIBUTIONS}
-    return fingerprint_of(sources, versions, f"{sys.version_info[0]}.{sys.version_info[1]}")
+    return sources, versions, f"{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+@functools.cache
+def package_fingerprint() -> str:
+    """``fingerprint_of(*fingerprint_inputs())``, once per process."""
+    return fingerprint_of(*fingerprint_inputs())
 
 
 def key_fields(key: tuple) -> list[list]:

@@ -3,24 +3,52 @@
 ``quantize`` has ``fos_reference.quantize``'s signature and gives the same
 bits; ``can_run`` says whether it can run on given arguments, and why not;
 ``launch`` runs the kernel into caller-owned buffers (no checks: for callers
-such as ``fos_op`` that have checked already). Compiled variants are kept
-on disk across processes (``disk_cache``); ``precompile`` fills that cache
-ahead of a job.
+such as ``fos_op`` that have checked already). ``nan_amax`` and ``dequantize``
+do the same for ``fos_reference``'s functions of those names, with
+``can_run_nan_amax``/``can_run_dequantize`` and ``launch_nan_amax``/``launch_dequantize``.
+Compiled variants are kept on disk across processes (``disk_cache``);
+``precompile`` fills that cache ahead of a job.
 """
 
-from .api import CACHE, arch_of, can_run, launch, quantize
+from .api import (
+    AMAX_CACHE,
+    CACHE,
+    DEQUANTIZE_CACHE,
+    arch_of,
+    can_run,
+    can_run_dequantize,
+    can_run_nan_amax,
+    dequantize,
+    launch,
+    launch_dequantize,
+    launch_nan_amax,
+    nan_amax,
+    quantize,
+)
 from .cache import CompileCache, VariantKey
 from .precompile import precompile
+
+#: The ops this package has kernels for (``fos_op`` dispatches on it).
+KERNELS = frozenset({"quantize", "nan_amax", "dequantize"})
 
 __version__ = "0.1.13"
 
 __all__ = [
+    "AMAX_CACHE",
     "CACHE",
+    "DEQUANTIZE_CACHE",
+    "KERNELS",
     "CompileCache",
     "VariantKey",
     "arch_of",
     "can_run",
+    "can_run_dequantize",
+    "can_run_nan_amax",
+    "dequantize",
     "launch",
+    "launch_dequantize",
+    "launch_nan_amax",
+    "nan_amax",
     "precompile",
     "quantize",
 ]

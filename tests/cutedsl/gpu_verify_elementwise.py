@@ -1,0 +1,209 @@
+"""Verify ``fos_cutedsl.nan_amax`` and ``dequantize`` against ``fos_reference`` on one GPU.
+
+    python tests/cutedsl/gpu_verify_elementwise.py [--out PATH] [--stages ...]
+
+Stages (all by default):
+
+* ``amax``: every dtype x per tensor / per row x input kind x edge shape of
+  ``elementwise_cases`` (float32 bits, -0 != +0; per-row outputs poisoned).
+* ``amax_fuzz``: random bit patterns at random shapes, every variant.
+* ``dequantize``: every output dtype x bound x per tensor / row-scaled x
+  input kind x edge shape (NaN where the reference is NaN, bits elsewhere;
+  outputs poisoned with a finite sentinel).
+* ``large``: per-tensor and per-row amax of a 2^31 + 2^20 element bf16 input
+  and a dequantize to a 2^31-element bf16 output, checked in row chunks
+  (skipped, and reported as such, without the memory).
+
+Prints one line per stage and PASS/FAIL; writes a JSON summary to ``--out``
+(default ``$OUT/gpu_verify_elementwise.json`` or the current directory).
+Exits 1 on any mismatch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import time
+import zlib
+from pathlib import Path
+
+import torch
+from elementwise_cases import (
+    AMAX_DTYPES,
+    AMAX_KINDS,
+    BOUNDS,
+    DEQUANT_KINDS,
+    OUT_DTYPES,
+    amax_shapes,
+    dequant_mismatch,
+    dequant_shapes,
+    make_amax_case,
+    make_dequant_case,
+    poison_like,
+    reference_amax_chunked,
+    same_f32_bits,
+)
+
+import fos_cutedsl
+import fos_reference
+
+STAGES = ("amax", "amax_fuzz", "dequantize", "large")
+POISON = float.fromhex("0x1.234568p-100")
+
+
+def _amax(x: torch.Tensor, per_row: bool) -> torch.Tensor:
+    out = torch.full((x.shape[0] if per_row else 1,), POISON, device=x.device)
+    fos_cutedsl.launch_nan_amax(x, out, per_row)
+    return out if per_row else out.reshape(())
+
+
+def _dequantize(codes, scales, gamax, bound, out_dtype) -> torch.Tensor:
+    rows, half = codes.shape
+    out = poison_like((rows, 2 * half), out_dtype, codes.device)
+    fos_cutedsl.launch_dequantize(codes, scales.view(torch.uint8), gamax, out, bound)
+    return out
+
+
+def stage_amax(failures: list[str]) -> int:
+    cases = 0
+    for dtype in AMAX_DTYPES:
+        for per_row in (False, True):
+            for kind in AMAX_KINDS:
+                for rows, cols in amax_shapes(dtype):
+                    seed = zlib.crc32(f"{dtype}/{per_row}/{kind}/{rows}x{cols}".encode())
+                    x = make_amax_case(kind, dtype, rows, cols, seed).cuda()
+                    want = fos_reference.nan_amax(x, dim=1 if per_row else None)
+                    cases += 1
+                    if not same_f32_bits(_amax(x, per_row), want):
+                        failures.append(f"amax {dtype} per_row={per_row} {kind} ({rows}, {cols})")
+    return cases
+
+
+def stage_amax_fuzz(failures: list[str], cases_per_variant: int = 40) -> int:
+    gen = torch.Generator().manual_seed(1234)
+    cases = 0
+    for dtype in AMAX_DTYPES:
+        per_vector = 16 // torch.empty((), dtype=dtype).element_size()
+        for per_row in (False, True):
+            for i in range(cases_per_variant):
+                rows = int(torch.randint(1, 300, (1,), generator=gen))
+                cols = per_vector * int(torch.randint(1, 1200, (1,), generator=gen))
+                kind = ("bits", "nan_inf", "normal")[i % 3]
+                x = make_amax_case(kind, dtype, rows, cols, 7 * i + 1).cuda()
+                want = fos_reference.nan_amax(x, dim=1 if per_row else None)
+                cases += 1
+                if not same_f32_bits(_amax(x, per_row), want):
+                    failures.append(f"amax fuzz {dtype} per_row={per_row} {kind} ({rows}, {cols})")
+    return cases
+
+
+def stage_dequantize(failures: list[str]) -> int:
+    cases = 0
+    for out_dtype in OUT_DTYPES:
+        for bound in BOUNDS:
+            for row_scaled in (False, True):
+                for kind in DEQUANT_KINDS:
+                    for rows, cols in dequant_shapes():
+                        key = f"{out_dtype}/{bound}/{row_scaled}/{kind}/{rows}x{cols}"
+                        case = make_dequant_case(
+                            kind, rows, cols, row_scaled, bound, zlib.crc32(key.encode())
+                        )
+                        codes, scales, gamax = (t.cuda() for t in case)
+                        want = fos_reference.dequantize(
+                            codes, scales, gamax, e4m3_scale_bound=bound, out_dtype=out_dtype
+                        )
+                        got = _dequantize(codes, scales, gamax, bound, out_dtype)
+                        cases += 1
+                        bad = dequant_mismatch(got, want)
+                        if bad:
+                            failures.append(f"dequantize {key}: {bad}")
+    return cases
+
+
+def stage_large(failures: list[str], skipped: list[str]) -> int:
+    cols = 16384
+    rows = (2**31 + 2**20) // cols + 1
+    free, _ = torch.cuda.mem_get_info()
+    if free < 4 * rows * cols * 2:
+        skipped.append(f"large: {free / 2**30:.1f} GiB free")
+        return 0
+    gen = torch.Generator(device="cuda").manual_seed(11)
+    x = torch.empty(rows, cols, device="cuda", dtype=torch.bfloat16)
+    for r in range(0, rows, 8192):
+        x[r : r + 8192].normal_(generator=gen)
+    x[-1, -1] = -12345.0
+    x[rows // 2, 7] = float("nan")
+    for per_row in (False, True):
+        if not same_f32_bits(_amax(x, per_row), reference_amax_chunked(x, per_row, 8192)):
+            failures.append(f"large amax per_row={per_row}")
+    del x
+    codes = torch.randint(0, 256, (rows, cols // 2), device="cuda", dtype=torch.uint8)
+    scales = torch.randint(0, 256, (rows, cols // 16), device="cuda", dtype=torch.uint8)
+    scales = scales.view(torch.float8_e4m3fn)
+    gamax = torch.rand(rows, device="cuda") * 100
+    out = _dequantize(codes, scales, gamax, 256, torch.bfloat16)
+    for r in range(0, rows, 8192):
+        s = slice(r, r + 8192)
+        bad = dequant_mismatch(out[s], fos_reference.dequantize(codes[s], scales[s], gamax[s]))
+        if bad:
+            failures.append(f"large dequantize rows {r}..: {bad}")
+            break
+    return 3
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default_out = Path(os.environ.get("OUT", ".")) / "gpu_verify_elementwise.json"
+    parser.add_argument("--out", type=Path, default=default_out, help="JSON summary path")
+    parser.add_argument("--stages", nargs="+", choices=STAGES, default=list(STAGES))
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("FAIL: no CUDA device")
+        return 1
+    summary = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "device": torch.cuda.get_device_name(),
+        "fos_cutedsl": fos_cutedsl.__version__,
+        "stages": {},
+    }
+    all_failures: list[str] = []
+    for stage in args.stages:
+        failures: list[str] = []
+        skipped: list[str] = []
+        t0 = time.perf_counter()
+        try:
+            if stage == "amax":
+                cases = stage_amax(failures)
+            elif stage == "amax_fuzz":
+                cases = stage_amax_fuzz(failures)
+            elif stage == "dequantize":
+                cases = stage_dequantize(failures)
+            else:
+                cases = stage_large(failures, skipped)
+        except Exception as exc:  # report and go on: one broken stage must not hide the others
+            cases = 0
+            failures.append(f"{stage} raised {type(exc).__name__}: {exc}")
+        seconds = time.perf_counter() - t0
+        status = "FAIL" if failures else ("SKIP" if skipped else "PASS")
+        print(f"{stage:12s} {status} cases={cases} failures={len(failures)} {seconds:.1f}s")
+        for f in failures[:20]:
+            print(f"    {f}")
+        summary["stages"][stage] = {
+            "status": status,
+            "cases": cases,
+            "failures": failures,
+            "skipped": skipped,
+            "seconds": round(seconds, 1),
+        }
+        all_failures += failures
+    summary["result"] = "FAIL" if all_failures else "PASS"
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(summary, indent=2))
+    print(summary["result"])
+    return 1 if all_failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -7,8 +7,18 @@ such as ``fos_op`` that have checked already).
 """
 
 from .api import CACHE, arch_of, can_run, launch, quantize
-from .cache import CompileCache, VariantKey
+from .cache import CompileCache
+from .config import QuantizeConfig, VariantKey
 
-__version__ = "0.1.13"
+__version__ = "0.2.0"
 
-__all__ = ["CACHE", "CompileCache", "VariantKey", "arch_of", "can_run", "launch", "quantize"]
+__all__ = [
+    "CACHE",
+    "CompileCache",
+    "QuantizeConfig",
+    "VariantKey",
+    "arch_of",
+    "can_run",
+    "launch",
+    "quantize",
+]

@@ -19,7 +19,7 @@ import sys
 import torch
 
 import fos_reference
-from fos_cutedsl.kernel import compile_quantize
+from fos_cutedsl.compile import compile_quantize
 
 
 def main() -> None:

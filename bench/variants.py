@@ -2,7 +2,7 @@
 
     python bench/variants.py [--rows 32768 --cols 7168] [--out DIR] [--defaults]
 
-Each variant is ``fos_cutedsl.kernel.compile_quantize`` with some of
+Each variant is ``fos_cutedsl.compile.compile_quantize`` with some of
 ``QuantizeConfig``'s tuning knobs set (same bits, other speed). Before a
 variant is timed its bits are compared with ``fos_reference`` on random
 normals and on random bit patterns (NaN, Inf, subnormals: the exact path);
@@ -24,7 +24,7 @@ import torch
 import fos_cutedsl
 import fos_reference
 from bench import DTYPES, copy_tbps, time_us
-from fos_cutedsl.kernel import compile_quantize
+from fos_cutedsl.compile import compile_quantize
 
 # (label, dtype, block, row_scaled, err_mode, tuning)
 BF16_1X16 = ("bfloat16", "1x16", False, "mae")

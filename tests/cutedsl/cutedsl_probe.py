@@ -1,6 +1,6 @@
 """Elementwise probe of the kernel's software E2M1 rounding.
 
-The quantize kernel inlines ``pinned.e2m1_round_sw``; this tiny kernel runs
+The quantize kernel inlines ``e2m1.e2m1_round_sw``; this tiny kernel runs
 the very same helper over a float32 vector and writes each code and its
 value, so both can be compared against ``fos_reference.e2m1_encode`` and
 ``e2m1_decode`` on every input.
@@ -12,7 +12,7 @@ import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8
 
-from fos_cutedsl import pinned as pin
+from fos_cutedsl.e2m1 import e2m1_round_sw
 
 THREADS = 256
 
@@ -34,7 +34,7 @@ class E2M1Probe:
         bidx, _, _ = cute.arch.block_idx()
         i = Int64(bidx) * THREADS + Int64(tidx)
         if i < n:
-            code, value = pin.e2m1_round_sw(q[i])
+            code, value = e2m1_round_sw(q[i])
             codes[i] = Uint8(code & 0xFF)
             values[i] = value
 

@@ -24,7 +24,7 @@ the CPU, exhaustively where the domain allows:
   ``fma(r, K, 2**e * J)``: the exact sum is ``2**e W1`` or ``2**e W15``.
 * ``bounded_choice``: the kernel's choice of candidate from approximate
   errors, decided only where a bound on their distance to SPEC's errors
-  leaves no doubt (``pinned.choose_by_bound``); undecided groups compute
+  leaves no doubt (``choice.choose_by_bound``); undecided groups compute
   SPEC's errors exactly.
 * ``div6``: the kernel's ``RN(a / 6)``, which is ``div_d``'s division by 3 of
   ``a / 2`` with every value doubled.
@@ -59,7 +59,7 @@ def round_e2m1(m: torch.Tensor) -> torch.Tensor:
     return t + c  # fma.rn(M, 2^22, t): exact
 
 
-CODE_SCALE = 2.0**-6  # pinned.CODE_SCALE
+CODE_SCALE = 2.0**-6  # config.CODE_SCALE
 
 
 def round_e2m1_scaled(ms: torch.Tensor) -> torch.Tensor:
@@ -69,7 +69,7 @@ def round_e2m1_scaled(ms: torch.Tensor) -> torch.Tensor:
 
 
 def grid_code_bytes(rs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """``pinned.grid_code_bytes`` on (N, 8) scaled magnitudes: (even, odd) int64 words.
+    """``e2m1.grid_code_bytes`` on (N, 8) scaled magnitudes: (even, odd) int64 words.
 
     E4M3 bytes (exact values: any rounding casts them the same) of elements 0, 2, 4,
     6 in the even word's bytes 0..3 and of 1, 3, 5, 7 in the odd word's.
@@ -81,7 +81,7 @@ def grid_code_bytes(rs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def code_word(even: torch.Tensor, odd: torch.Tensor) -> torch.Tensor:
-    """``pinned.code_word``: ``(even >> 2) + (odd << 2)`` as a 32-bit word."""
+    """``e2m1.code_word``: ``(even >> 2) + (odd << 2)`` as a 32-bit word."""
     return ((even >> 2) + (odd << 2)) & 0xFFFFFFFF
 
 
@@ -149,7 +149,7 @@ def div_d(p: torch.Tensor, d_full: float) -> torch.Tensor:
 
 
 def div6(a: torch.Tensor) -> torch.Tensor:
-    """The kernel's ``RN(a / 6)`` (``pinned.div6``): mul.rn, then two fma.rn."""
+    """The kernel's ``RN(a / 6)`` (``choice.div6``): mul.rn, then two fma.rn."""
     c = torch.tensor(1.0, dtype=F32) / torch.tensor(6.0, dtype=F32)
     w = a * c  # mul.rn
     rho = (a.double() - 6.0 * w.double()).to(F32)  # fma.rn(w, -6, a): exact where it is used
@@ -178,9 +178,9 @@ def bounded_choice(
 ):
     """The kernel's fast choice for per-tensor ``x`` (R, C): (pick4, decided), both (R, C/16).
 
-    Mirrors ``kernel``: ``m = RN(|x| inv)``, ``r = round_e2m1(m)``, error sum of
+    Mirrors ``group``: ``m = RN(|x| inv)``, ``r = round_e2m1(m)``, error sum of
     ``|RN(r - m)|`` (or its square) in order, ``p = RN(e y)`` (``y = RN(f s_dec)``,
-    squared for mse), then ``pinned.choose_by_bound``. A 16x16 tile sums as
+    squared for mse), then ``choice.choose_by_bound``. A 16x16 tile sums as
     ``tile`` does with ``lane_elements`` (E) per lane: see ``tile_error_sum``.
     Groups outside the fast path (``m >= 7``, NaN) come out undecided or are
     flagged by the kernel anyway.
@@ -251,7 +251,7 @@ def tile_error_sum(terms: torch.Tensor, lane_elements: int) -> torch.Tensor:
     return lane[:, 0, :, 0].repeat_interleave(16, dim=0)
 
 
-# Row-scaled candidates (``pinned.row_candidate``): f = 2^e * M_j with M_j = 1 + j/8
+# Row-scaled candidates (``choice.row_candidate``): f = 2^e * M_j with M_j = 1 + j/8
 # (every E4M3 value, subnormals included, is one as a float32). Per row the kernel
 # tabulates Y_j = RN(M_j s_dec) and INV_j = RN(1 / Y_j); a power of two scales
 # exactly while nothing is subnormal or overflows, so y = 2^e Y_j and
@@ -289,6 +289,6 @@ def row_candidate(
 
 
 def zero_scale_inv(gamax: torch.Tensor) -> torch.Tensor:
-    """The kernel's inv for a zero scale in a row (``pinned.zero_scale_inv``)."""
+    """The kernel's inv for a zero scale in a row (``choice.zero_scale_inv``)."""
     ok = (gamax >= 0) & (gamax < float("inf"))
     return torch.where(ok, torch.tensor(3.4028235e38, dtype=F32), torch.tensor(float("nan")))

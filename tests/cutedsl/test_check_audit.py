@@ -89,7 +89,8 @@ def test_variant_list_covers_every_knob():
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 def test_real_variant_compiles_clean(arch, tmp_path):
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.kernel import QuantizeConfig, compile_quantize
+    from fos_cutedsl.compile import compile_quantize
+    from fos_cutedsl.config import QuantizeConfig
 
     fn = compile_quantize(
         "bfloat16", "1x16", "mse", 256, False, arch, f"--keep-ptx --dump-dir {tmp_path}"
@@ -115,7 +116,8 @@ def test_real_variant_compiles_clean(arch, tmp_path):
 def test_per_cta_variant_compiles_clean(tmp_path):
     """``persistent=False``: one CTA per 1024 groups, a full and a ragged copy of the loop."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.kernel import QuantizeConfig, compile_quantize
+    from fos_cutedsl.compile import compile_quantize
+    from fos_cutedsl.config import QuantizeConfig
 
     fn = compile_quantize(
         "bfloat16", "1x16", "mse", 256, False, "sm_90a", f"--keep-ptx --dump-dir {tmp_path}",
@@ -139,7 +141,8 @@ def test_per_cta_variant_compiles_clean(tmp_path):
 def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
     """16x16 (``tile``): 8 lanes a tile, undecided tiles in the exact path."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.kernel import QuantizeConfig, compile_quantize
+    from fos_cutedsl.compile import compile_quantize
+    from fos_cutedsl.config import QuantizeConfig
 
     fn = compile_quantize(
         dtype, "16x16", "mae", 256, False, arch, f"--keep-ptx --dump-dir {tmp_path}"
@@ -177,7 +180,8 @@ def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
 def test_undecided_out_of_line_variant_compiles_clean(tmp_path):
     """``undecided_inline=False``: no exact-error branch per group (the exact path redoes them)."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.kernel import QuantizeConfig, compile_quantize
+    from fos_cutedsl.compile import compile_quantize
+    from fos_cutedsl.config import QuantizeConfig
 
     fn = compile_quantize(
         "bfloat16", "1x16", "mae", 256, False, "sm_90a", f"--keep-ptx --dump-dir {tmp_path}",
@@ -195,7 +199,7 @@ def test_undecided_out_of_line_variant_compiles_clean(tmp_path):
 def test_tuning_defaults_per_mode():
     """Zero tuning knobs take the mode's measured default; explicit knobs win."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.kernel import (
+    from fos_cutedsl.config import (
         DEFAULT_TUNING,
         FLOAT32_TUNING,
         PERSISTENT_THREADS,
@@ -253,7 +257,7 @@ def test_tuning_defaults_per_mode():
         QuantizeConfig("float32", "16x16", "mae", 256, False, e4m3_codes=True)
     # The L2 prefetch of a later CTA's input: on for 16-bit 1x16 per tensor with one CTA
     # per 1024 groups only (off in the persistent kernel; 16x16 takes it when asked).
-    from fos_cutedsl.kernel import L2_AHEAD
+    from fos_cutedsl.config import L2_AHEAD
 
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False).l2_ahead == 0
     per_cta = QuantizeConfig("float16", "1x16", "mse", 448, False, persistent=False)
@@ -296,8 +300,8 @@ def test_tuning_defaults_per_mode():
 def test_ptxas_level(monkeypatch):
     """Every variant is built with ptxas -O2 unless asked otherwise (same PTX, other SASS)."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl import kernel
-    from fos_cutedsl.kernel import PTXAS_OPT, QuantizeConfig
+    from fos_cutedsl import compile as compile_module
+    from fos_cutedsl.config import PTXAS_OPT, QuantizeConfig
 
     assert PTXAS_OPT == 2
     for dtype in ("bfloat16", "float16", "float32"):
@@ -306,9 +310,9 @@ def test_ptxas_level(monkeypatch):
     with pytest.raises(ValueError, match="ptxas_opt"):
         QuantizeConfig("bfloat16", "1x16", "mae", 256, False, ptxas_opt=4)
     seen = []
-    monkeypatch.setattr(kernel.cute, "compile", lambda *args, options: seen.append(options))
-    kernel.compile_quantize("bfloat16", "1x16", "mae", 256, False, "sm_90a", "--keep-ptx")
-    kernel.compile_quantize("float32", "1x16", "mae", 256, True, "sm_90a", ptxas_opt=3)
+    monkeypatch.setattr(compile_module.cute, "compile", lambda *args, options: seen.append(options))
+    compile_module.compile_quantize("bfloat16", "1x16", "mae", 256, False, "sm_90a", "--keep-ptx")
+    compile_module.compile_quantize("float32", "1x16", "mae", 256, True, "sm_90a", ptxas_opt=3)
     assert seen == [
         "--enable-tvm-ffi --gpu-arch sm_90a --ptxas-options=-O2 --keep-ptx",
         "--enable-tvm-ffi --gpu-arch sm_90a",

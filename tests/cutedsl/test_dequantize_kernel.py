@@ -50,7 +50,7 @@ _NAMES = {torch.bfloat16: "bfloat16", torch.float16: "float16", torch.float32: "
 
 
 def test_e2m1_bit_decode_is_exact():
-    """``ptx_extra._e2m1_value_ptx``'s construction, in torch, for every code."""
+    """``decode._e2m1_value_ptx``'s construction, in torch, for every code."""
     codes = torch.arange(16, dtype=torch.int32)
     bits = ((codes & 7) << 22) | ((codes & 8) << 28)
     value = bits.view(torch.float32) * torch.tensor(2.0**126)

@@ -102,7 +102,7 @@ def test_fingerprint_changes_with_every_input():
 def test_package_fingerprint_covers_every_source():
     sources, versions, python = fingerprint_inputs()
     names = {name for name, _ in sources}
-    assert {"kernel.py", "pinned.py", "cache.py", "precompile/__init__.py"} <= names
+    assert {"compile.py", "ieee.py", "cache.py", "precompile/__init__.py"} <= names
     assert versions["nvidia-cutlass-dsl"] != "absent" and versions["apache-tvm-ffi"] != "absent"
     assert python == f"{sys.version_info[0]}.{sys.version_info[1]}"
     assert package_fingerprint() == fingerprint_of(sources, versions, python)

@@ -217,7 +217,7 @@ def test_row_candidate_equals_spec_where_taken(d):
 @pytest.mark.parametrize("d", [1536.0, 2688.0])
 def test_row_candidate_code_scale_is_the_scaled_candidate(d):
     """E4M3 codes, row-scaled: ``2^-6`` folded into ``row_candidate``'s ``2^-e`` gives
-    what ``kernel._scaled_candidate`` makes of the unscaled inv (NaN where that is
+    what ``group._scaled_candidate`` makes of the unscaled inv (NaN where that is
     below 2^-120, else ``inv 2^-6``), bit for bit, for every scale byte."""
     gen = torch.Generator().manual_seed(11 + int(d))
     exps = torch.randint(-149, 128, (2000,), generator=gen).float()

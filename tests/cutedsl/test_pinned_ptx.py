@@ -1,6 +1,6 @@
 """Contract: the kernel's software E2M1 rounding equals ``fos_reference``'s encode and decode.
 
-The probe runs ``pinned.e2m1_round_sw`` elementwise on the GPU; its codes
+The probe runs ``e2m1.e2m1_round_sw`` elementwise on the GPU; its codes
 must equal ``fos_reference.e2m1_encode`` and its values the exact
 ``e2m1_decode`` of those codes, on rounding midpoints and their neighbours
 one ulp away, -0, subnormals, Inf, NaNs of both signs and 2^24 random bit

@@ -70,7 +70,7 @@ def test_public_quantize_matches(block):
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
 def test_tile_rows_past_grid_y(dtype):
     """16x16 with more row blocks than grid.y takes (65535): they spill into grid.z."""
-    from fos_cutedsl.kernel import QuantizeConfig
+    from fos_cutedsl.config import QuantizeConfig
 
     name = {torch.bfloat16: "bfloat16", torch.float32: "float32"}[dtype]
     units = QuantizeConfig(name, "16x16", "mae", 256, False).groups_per_thread

@@ -25,13 +25,14 @@ from .api import (
     nan_amax,
     quantize,
 )
-from .cache import CompileCache, VariantKey
+from .cache import CompileCache
+from .config import QuantizeConfig, VariantKey
 from .precompile import precompile
 
 #: The ops this package has kernels for (``fos_op`` dispatches on it).
 KERNELS = frozenset({"quantize", "nan_amax", "dequantize"})
 
-__version__ = "0.1.13"
+__version__ = "0.2.0"
 
 __all__ = [
     "AMAX_CACHE",
@@ -39,6 +40,7 @@ __all__ = [
     "DEQUANTIZE_CACHE",
     "KERNELS",
     "CompileCache",
+    "QuantizeConfig",
     "VariantKey",
     "arch_of",
     "can_run",

@@ -6,7 +6,7 @@ NaN, starting from +0, as float32; Inf counts, -0 gives +0, an empty input
 NaN rule needs care:
 
 * 16-bit inputs: per 32-bit word ``max.bf16x2`` / ``max.f16x2`` (no
-  ``.NaN``) of the word with both sign bits cleared (``ptx_extra.abs_max_16x2``):
+  ``.NaN``) of the word with both sign bits cleared (``ieee.abs_max_16x2``):
   where one operand is NaN it returns the other, and the running maximum
   starts at +0, so it is never NaN. float32 inputs: ``abs.f32`` then the
   NaN-dropping ``max.f32``. Lanes then widen their two halves to float32
@@ -37,8 +37,7 @@ import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint32
 
-from . import pinned as pin
-from . import ptx_extra as px
+from . import ieee, memory
 
 WARP = 32
 VECTOR_BYTES = 16
@@ -134,27 +133,27 @@ def _init(cfg):
 def _fold(cfg, acc, words):
     """Each word of a loaded vector into its running maximum."""
     if cutlass.const_expr(cfg.dtype == "float32"):
-        return [px.abs_max_f32(acc[w], pin.as_f32(words[w])) for w in range(4)]
+        return [ieee.abs_max_f32(acc[w], ieee.as_f32(words[w])) for w in range(4)]
     kind = "bf16x2" if cfg.dtype == "bfloat16" else "f16x2"
-    return [px.abs_max_16x2(acc[w], words[w], kind) for w in range(4)]
+    return [ieee.abs_max_16x2(acc[w], words[w], kind) for w in range(4)]
 
 
 def _finish(cfg, acc):
     """A thread's running maxima as one float32 (exact widening of the 16-bit halves)."""
     if cutlass.const_expr(cfg.dtype == "float32"):
-        return pin.fmax(pin.fmax(acc[0], acc[1]), pin.fmax(acc[2], acc[3]))
+        return ieee.fmax(ieee.fmax(acc[0], acc[1]), ieee.fmax(acc[2], acc[3]))
     kind = "bf16x2" if cfg.dtype == "bfloat16" else "f16x2"
     # The maxima are non-negative and not NaN: the packed max of them is their max.
-    low = px.abs_max_16x2(acc[0], acc[1], kind)
-    m = px.abs_max_16x2(low, px.abs_max_16x2(acc[2], acc[3], kind), kind)
-    lo, hi = pin.unpack_bf16x2(m) if cfg.dtype == "bfloat16" else pin.unpack_f16x2(m)
-    return pin.fmax(lo, hi)
+    low = ieee.abs_max_16x2(acc[0], acc[1], kind)
+    m = ieee.abs_max_16x2(low, ieee.abs_max_16x2(acc[2], acc[3], kind), kind)
+    lo, hi = ieee.unpack_bf16x2(m) if cfg.dtype == "bfloat16" else ieee.unpack_f16x2(m)
+    return ieee.fmax(lo, hi)
 
 
 def _warp_max(a):
     """``max.f32`` of ``a`` over the warp (butterfly: every lane gets the result)."""
     for lane_mask in (16, 8, 4, 2, 1):
-        a = pin.fmax(a, px.shfl_bfly_f32(a, lane_mask))
+        a = ieee.fmax(a, memory.shfl_bfly_f32(a, lane_mask))
     return a
 
 
@@ -194,7 +193,7 @@ def _per_tensor(cfg, mX, mOut, vectors: Int64):
             b = partial[lane]
         b = _warp_max(b)
         if lane == 0:
-            px.red_max_u32(mOut.iterator.toint(), pin.f32_bits(b))
+            memory.red_max_u32(mOut.iterator.toint(), ieee.f32_bits(b))
 
 
 @cute.jit
@@ -249,3 +248,8 @@ def compile_amax(
 def compile_key(key: AmaxKey, extra_options: str = ""):
     """``compile_amax`` for an ``AmaxKey``."""
     return compile_amax(key.dtype, key.per_row, key.arch, key.sms, extra_options)
+
+
+def variants(arch: str) -> list[AmaxKey]:
+    """Every amax variant ``nan_amax`` can ask for on ``arch``."""
+    return [AmaxKey(dtype, per_row, arch) for dtype in _DTYPES for per_row in (False, True)]

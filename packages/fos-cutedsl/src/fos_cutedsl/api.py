@@ -8,10 +8,11 @@ import torch
 
 from fos_reference.validation import check_quantize_args
 
-from .cache import CompileCache, VariantKey
+from .cache import CompileCache
+from .config import VariantKey
 
 try:
-    from .kernel import compile_variant
+    from .compile import compile_variant
 except ImportError as exc:  # CuTe DSL (or its CUDA bindings) missing
     compile_variant = None
     _IMPORT_ERROR: str = f"CuTe DSL is not importable: {exc}"
@@ -21,9 +22,8 @@ else:
 _DTYPE_NAMES = {torch.bfloat16: "bfloat16", torch.float16: "float16", torch.float32: "float32"}
 _MIN_CAPABILITY = (9, 0)
 _MAX_BLOCKS = 2**31 - 1
-_GROUPS_PER_BLOCK = (
-    256 * 4
-)  # 1-D grids: threads per CTA x the fewest groups per thread (kernel.DEFAULT_TUNING)
+# 1-D grids: threads per CTA x the fewest groups per thread (config.DEFAULT_TUNING)
+_GROUPS_PER_BLOCK = 256 * 4
 _MAX_ROW_SCALED_GROUPS = 64 * 65535  # row-scaled CTAs are 64 groups wide, grid.y < 2^16
 _MIN_ROW_SCALED_CTA_ROWS = 4  # and at least 4 rows tall (QuantizeConfig.cta_rows)
 
@@ -181,10 +181,14 @@ _VECTOR_BYTES = 16  # the amax kernel reads whole 16-byte vectors
 
 #: The compile caches of the elementwise kernels (``amax.AmaxKey``, ``dequantize.DequantizeKey``).
 AMAX_CACHE = (
-    CompileCache(lambda *key: _amax.compile_key(_amax.AmaxKey(*key))) if _amax is not None else None
+    CompileCache(lambda *key: _amax.compile_key(_amax.AmaxKey(*key)), name="nan_amax")
+    if _amax is not None
+    else None
 )
 DEQUANTIZE_CACHE = (
-    CompileCache(lambda *key: _dequantize.compile_key(_dequantize.DequantizeKey(*key)))
+    CompileCache(
+        lambda *key: _dequantize.compile_key(_dequantize.DequantizeKey(*key)), name="dequantize"
+    )
     if _dequantize is not None
     else None
 )

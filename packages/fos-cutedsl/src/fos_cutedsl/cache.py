@@ -1,4 +1,4 @@
-"""An explicit in-process cache of compiled kernel variants.
+"""An explicit in-process cache of compiled kernel variants, keyed by ``VariantKey``.
 
 ``cute.compile`` never caches and is not thread-safe, so every variant is
 compiled once, under a lock, and kept for the life of the process. A cache
@@ -11,21 +11,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
+from .config import VariantKey
 from .disk_cache import DiskCache
-
-
-class VariantKey(NamedTuple):
-    """Everything that selects a compiled binary; the shape is symbolic."""
-
-    dtype: str  # "bfloat16" | "float16" | "float32"
-    block: str  # "1x16" | "16x16"
-    err_mode: str  # "mae" | "mse"
-    bound: int  # 256 | 448
-    row_scaled: bool
-    arch: str  # CuTe DSL arch string, e.g. "sm_90a"
-    sms: int = 132  # the device's SMs: the persistent kernel's grid (speed only, never bits)
 
 
 class CompileCache:

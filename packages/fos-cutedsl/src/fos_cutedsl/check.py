@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .cache import VariantKey
+from .config import VariantKey
 
 DTYPES = ("bfloat16", "float16", "float32")
 ERR_MODES = ("mae", "mse")
@@ -55,23 +55,23 @@ _COUNTED = {
 }
 # Any floating-point fma; and the one shape pinned on purpose: the magic-add
 # rounding's ``fma.rn.f32 t, P, +-2^22, m``, whose product (a power of two) is
-# exact, so it rounds once like the add it stands for (pinned.e2m1_round_magic).
+# exact, so it rounds once like the add it stands for (e2m1.e2m1_round_magic).
 _ANY_FMA = re.compile(r"\bfma\.[a-z0-9.]*f(16|32|64)\b[^;]*;")
 _MAGIC_FMA = re.compile(r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f[4C]A800000,\s*[%\w]+;")
-# grid_value's fma: r * K + 2^e * J, whose exact sum is a float (pinned.grid_value).
+# grid_value's fma: r * K + 2^e * J, whose exact sum is a float (e2m1.grid_value).
 _EXACT_SUM_FMA = re.compile(
     r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*[%\w]+,\s*pj;\s*// fos: exact-sum fma"
 )
 # grid_constants' division by D = d * 2^k: rho = fma(w, -d, y) (exact) and
-# fma(rho, RN(1/d), w) (pinned._div_d_ptx, checked on every input it takes);
-# the same pair for a / 6 (pinned.div6: -6 and RN(1/6)).
+# fma(rho, RN(1/d), w) (e2m1._div_d_ptx, checked on every input it takes);
+# the same pair for a / 6 (choice.div6: -6 and RN(1/6)).
 _DIV_D_FMA = re.compile(
     r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,"
     r"\s*0f(C0400000|C1A80000|3EAAAAAB|3D430C31|C0C00000|3E2AAAAB),"
     r"\s*[%\w]+;\s*// fos: div-d fma"
 )
 # choose_by_bound's threshold 2^-16 (p4 + p6) + margin (y4 + y6) as one fma: a bound with
-# slack, not a rounding SPEC fixes (pinned.choose_by_bound).
+# slack, not a rounding SPEC fixes (choice.choose_by_bound).
 _BOUND_FMA = re.compile(
     r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f37800000,\s*[%\w]+;\s*// fos: bound fma"
 )
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump-dir", help="keep each variant's PTX here")
     args = parser.parse_args(argv)
 
-    from .kernel import compile_variant
+    from .compile import compile_variant  # the DSL: only to compile, not to audit
 
     start = time.perf_counter()
     failed = 0

@@ -5,7 +5,7 @@ Bitwise contract (SPEC.md, Dequantize). ``factor_inv = RN(1 / D)``
 with two ``mul.rn.f32`` (no fma), and ``ds = +0`` for a zero scale byte (E4M3
 +-0, the reference's ``f == 0``); per element ``x_hat = cast(RN(dq * ds))``:
 ``dq`` the exact E2M1 value (code 8 is -0.0; built from the code's bits,
-``ptx_extra.e2m1_scaled_f32``), one ``mul.rn.f32``, then for 16-bit outputs
+``decode.e2m1_scaled_f32``), one ``mul.rn.f32``, then for 16-bit outputs
 ``cvt.rn.bf16x2.f32`` / ``cvt.rn.f16x2.f32`` (nearest-even, overflow to Inf,
 no ``.ftz``, no ``.satfinite``). The scale byte decodes exactly through
 ``cvt.rn.f16x2.e4m3x2`` (its NaN bytes 0x7F/0xFF give NaN). Where the
@@ -34,8 +34,7 @@ import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8, Uint16, Uint32
 
-from . import pinned as pin
-from . import ptx_extra as px
+from . import decode, ieee
 
 GROUP = 16
 _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
@@ -122,7 +121,7 @@ class DequantizeKernel:
         cfg = self.cfg
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
-        factor_inv = pin.div_rn(Float32(1.0), Float32(cfg.d))
+        factor_inv = ieee.div_rn(Float32(1.0), Float32(cfg.d))
         gamax = Float32(0.0)
         if cutlass.const_expr(not cfg.row_scaled):
             gamax = mAmax[0]
@@ -139,13 +138,13 @@ class DequantizeKernel:
                 gk = g + Int64(k * 2 * cfg.threads)
                 codes = _load_words(mCodes.iterator.toint() + gk * (GROUP // 2), 4)
                 pair = Int32(_load_scalar(Uint16, mScales.iterator.toint() + gk)) & 0xFFFF
-                f_odd, f_even = pin.e4m3x2_to_f32(pair)
+                f_odd, f_even = ieee.e4m3x2_to_f32(pair)
                 g_even, g_odd = gamax, gamax
                 if cutlass.const_expr(cfg.row_scaled):
                     g_even = mAmax[row]
                     g_odd = mAmax[row + Int64(rem + 1 == groups_per_row)]
-                ds_even = px.group_scale(pair & 0xFF, f_even, g_even, factor_inv)
-                ds_odd = px.group_scale(pair >> 8, f_odd, g_odd, factor_inv)
+                ds_even = decode.group_scale(pair & 0xFF, f_even, g_even, factor_inv)
+                ds_odd = decode.group_scale(pair >> 8, f_odd, g_odd, factor_inv)
                 words = _decode(cfg, codes[0], ds_even) + _decode(cfg, codes[1], ds_even)
                 words += _decode(cfg, codes[2], ds_odd) + _decode(cfg, codes[3], ds_odd)
                 _store_words(mOut.iterator.toint() + gk * cfg.group_out_bytes, words)
@@ -161,11 +160,11 @@ class DequantizeKernel:
             while g < total:
                 codes = _load_words(mCodes.iterator.toint() + g * (GROUP // 2), 2)
                 byte = Int32(_load_scalar(Uint8, mScales.iterator.toint() + g))
-                f = px.e4m3_to_f32(byte)
+                f = ieee.e4m3_to_f32(byte)
                 gamax_g = gamax
                 if cutlass.const_expr(cfg.row_scaled):
                     gamax_g = mAmax[g // groups_per_row]
-                ds = px.group_scale(byte, f, gamax_g, factor_inv)
+                ds = decode.group_scale(byte, f, gamax_g, factor_inv)
                 words = _decode(cfg, codes[0], ds) + _decode(cfg, codes[1], ds)
                 _store_words(mOut.iterator.toint() + g * cfg.group_out_bytes, words)
                 g = g + cfg.threads
@@ -188,9 +187,9 @@ def _load_scalar(dtype, addr):
 def _decode(cfg, word, ds):
     """The output words of the 8 codes in ``word`` scaled by ``ds`` (4 for 16-bit, 8 for f32)."""
     if cutlass.const_expr(cfg.out_dtype == "float32"):
-        return [pin.f32_bits(v) for v in px.e2m1_scaled_f32(word, ds)]
+        return [ieee.f32_bits(v) for v in decode.e2m1_scaled_f32(word, ds)]
     kind = "bf16" if cfg.out_dtype == "bfloat16" else "f16"
-    return px.e2m1_scaled_16x2(word, ds, kind)
+    return decode.e2m1_scaled_16x2(word, ds, kind)
 
 
 def _store_words(addr, words):
@@ -232,3 +231,13 @@ def compile_dequantize(
 def compile_key(key: DequantizeKey, extra_options: str = ""):
     """``compile_dequantize`` for a ``DequantizeKey``."""
     return compile_dequantize(key.out_dtype, key.bound, key.row_scaled, key.arch, extra_options)
+
+
+def variants(arch: str) -> list[DequantizeKey]:
+    """Every dequantize variant ``dequantize`` can ask for on ``arch``."""
+    return [
+        DequantizeKey(out_dtype, bound, row_scaled, arch)
+        for out_dtype in _DTYPES
+        for bound in (256, 448)
+        for row_scaled in (False, True)
+    ]

@@ -1,27 +1,25 @@
 """16-bit 1x16 per tensor: one CTA per SM, its warps taking units of work from a counter.
 
-Why (``bench/NOTES.md``, v11). ``kernel.QuantizeKernel`` runs one CTA per
-1024 groups. A per-CTA timeline showed that a freed CTA slot stays empty for
-about 0.5 us before the next CTA starts (11% of the slots on average), and
-every CTA builds the scale table again. A static split over persistent CTAs
-does not help by itself: co-resident CTAs progress at different rates, so the
-first ones finish early and leave the SM half empty.
+Why. With one CTA per block of groups (``rowwise``), a freed CTA slot stays
+empty for a while before the next CTA starts, and every CTA builds the scale
+table again. A static split over persistent CTAs does not help by itself:
+co-resident CTAs progress at different rates, so the first ones finish early
+and leave the SM half empty (``bench/NOTES.md``, "persistent kernel").
 
 Here each CTA holds every warp an SM can (``threads`` = 768 at 80 registers)
 and every ``grid``-th unit: CTA ``b`` takes units ``b + grid * i``, so the SMs
 sweep the tensor side by side instead of each streaming its own far-apart
-range (with 4 groups a lane 55.5-56.3 against 56.8-57.5 us at 32768 x 2048:
-``bench/NOTES.md``, v17). A unit is
-``32 * groups_per_thread`` consecutive groups, lane ``l``'s group ``k`` being
-``32 k + l``. Each warp starts on ``i = warp``, then takes the next ``i`` in
-order from a shared-memory counter (one atomic per unit), so a warp that runs
-ahead takes more. The scale table and step 1 are built once per SM.
+range. A unit is ``32 * groups_per_thread`` consecutive groups, lane ``l``'s
+group ``k`` being ``32 k + l``. Each warp starts on ``i = warp``, then takes
+the next ``i`` in order from a shared-memory counter (one atomic per unit), so
+a warp that runs ahead takes more. The scale table and step 1 are built once
+per SM.
 
 Loads: ``prefetch`` groups ahead within a unit, and the next unit's first
 ``prefetch`` groups during this unit's last steps (``buffers``), so a warp's
 loads never wait for a unit change. The groups go through
-``kernel.fast_group`` and ``kernel``'s exact path: only who computes which
-group differs from ``kernel``, never a bit. The tensor's last unit, if it is
+``group.fast_group`` and ``group.exact_group``: only who computes which group
+differs from ``rowwise``, never a bit. The tensor's last unit, if it is
 ragged, runs one group per lane and step, its undecided groups in the exact
 path (inline, ptxas would predicate them for every group).
 """
@@ -35,19 +33,18 @@ import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint32
 
-from . import pinned as pin
-from .kernel import (
-    GROUP,
-    QuantizeConfig,
-    _exact_group,
-    _load_group,
-    _store,
+from .choice import choice_margin, global_scale
+from .config import GROUP, QuantizeConfig, launch_bounds
+from .group import (
     build_scale_table,
+    exact_group,
     fast_group,
-    launch_bounds,
+    load_group,
     load_group_into,
     scaled_margin,
+    store_group,
 )
+from .ieee import div_rn
 
 WARP = 32
 
@@ -120,9 +117,9 @@ class PersistentKernel:
             counter[0] = Int32(cfg.threads // WARP)
 
         gamax = mAmax[0]
-        s = pin.global_scale(gamax, d)
-        s_dec = pin.div_rn(Float32(1.0), s)
-        margin = scaled_margin(cfg, pin.choice_margin(gamax, cfg.d, cfg.choice_margin))
+        s = global_scale(gamax, d)
+        s_dec = div_rn(Float32(1.0), s)
+        margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
         consts = (gamax, s, margin)
         build_scale_table(cfg, table, s_dec, gamax)  # (its barrier also publishes the counter)
 
@@ -139,7 +136,7 @@ class PersistentKernel:
                 for k in cutlass.range(cfg.groups_per_thread, unroll=1):
                     t = Int64(u) * unit + Int64(lane + k * WARP)
                     if t < total:
-                        words, _ = _load_group(cfg, mX, (t, None, True))
+                        words, _ = load_group(cfg, mX, (t, None, True))
                         slow = fast_group(
                             single, words, t, True, consts, 0, table, None, mX, mCodes, mScales
                         )
@@ -170,7 +167,7 @@ def _unit(
         words, (t, _, in_range) = ahead[0]
         ahead = ahead[1:]
         if cutlass.const_expr(k + depth < cfg.groups_per_thread):
-            ahead.append(_load_group(cfg, mX, (first + (k + depth) * WARP, None, True)))
+            ahead.append(load_group(cfg, mX, (first + (k + depth) * WARP, None, True)))
         else:  # the next unit's group j (its buffer was last read at step j < k)
             j = k + depth - cfg.groups_per_thread
             load_group_into(cfg, mX, _clamped(following, lane + j * WARP, unit, total), buffers[j])
@@ -193,7 +190,7 @@ def _clamped(u, offset, unit, total):
 @cute.jit
 def _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, gamax):
     """Group ``t`` (in range) through the exact path, stored."""
-    t, _, word0, word1, scale = _exact_group(
+    t, _, word0, word1, scale = exact_group(
         cfg, mX, mAmax, (t, None, True), s_dec, gamax, Float32(cfg.d)
     )
-    _store(mCodes, mScales, t, word0, word1, scale)
+    store_group(mCodes, mScales, t, word0, word1, scale)

@@ -1,7 +1,8 @@
 """16x16 tiles: one scale per 16x16 tile, with every load a whole cache line.
 
-Same arithmetic as ``kernel`` (its fast path and exact path, SPEC.md steps
-1-8); what differs is how a tile's 256 elements are spread over lanes.
+Same arithmetic as the 1x16 kernels (``group``'s fast path and exact path,
+SPEC.md steps 1-8); what differs is how a tile's 256 elements are spread over
+lanes.
 
 Lane layout. A warp works on a *strip*: 16 rows x 128 bytes, i.e. 4 16-bit
 tiles or 2 float32 tiles side by side. Lane ``8 r4 + c8`` holds the 16 bytes
@@ -12,11 +13,11 @@ lanes wide (``part = c8 % L``) and 4 lanes tall: its 8 lanes combine the
 amax and the errors with ``shfl.bfly`` (xor 1 [and 2] across parts, then 16
 and 8 across rows).
 
-- Fast path (``kernel``'s, per unit): the errors are approximate, so any sum
+- Fast path (``group``'s, per unit): the errors are approximate, so any sum
   order within the proven bound will do: per row a chain over the lane's
   ``E`` elements, then ``(row r4 + row r4+8) + (row r4+4 + row r4+12)``, the
   parts, the rows, and one multiply by ``y``: at most 13 roundings, fewer
-  than the 1x16 chain and fold that ``pinned.choose_by_bound``'s bound
+  than the 1x16 chain and fold that ``choice.choose_by_bound``'s bound
   allows for. An undecided or failing tile is flagged for the exact path.
 - Exact path (rare; after the loop, per flagged unit, the warp together):
   SPEC's row error is one chain over 16 elements in order, so part ``p``
@@ -24,21 +25,19 @@ and 8 across rows).
   SPEC step 7 writes it (8 and 4 inside the lane, 2 and 1 across lanes, each
   ``+`` commutative), and the part ``L - 1`` lane's result is broadcast.
 
-16-bit inputs use ``kernel``'s E4M3 code packing (``e4m3_codes``). With
-``l2_ahead`` each CTA first asks L2 for the input of the CTA ``l2_ahead``
-launches later, one 128-byte line per thread (``prefetch.global.L2``): with
-the f16x2 packing and 2 units a thread that was 1.5-2.5% faster at 7168
-columns (v10); with E4M3 codes and 3 units it is slower, so it is off by
-default (``bench/NOTES.md``, v16).
+16-bit inputs use the E4M3 code packing (``e4m3_codes``). With ``l2_ahead``
+each CTA first asks L2 for the input of the CTA ``l2_ahead`` launches later,
+one 128-byte line per thread (``prefetch.global.L2``); with E4M3 codes it is
+slower, so it is off by default (``bench/NOTES.md``, "L2 prefetch").
 
 float32 stages its stores (``stage_stores``). A lane's codes are 2 bytes on
 each of 4 rows and its scale byte goes on 4 rows, so a warp's store
-instruction writes 16-byte or 2-byte pieces of 4 to 16 rows, and ncu showed
-L2 at 95% of its throughput with DRAM at 67%. Staged, each unit's codes and
-scale bytes go to shared memory (``_stage_unit``), and after the last unit
-(and the exact path) the CTA writes its rows out whole: 128 bytes of codes
-and 16 scale bytes a row (``_flush_stage``). 13% faster at 32768 x 7168;
-16-bit 16x16 staged was slower (v12).
+instruction writes 16-byte or 2-byte pieces of 4 to 16 rows, which keeps L2
+busier than DRAM. Staged, each unit's codes and scale bytes go to shared
+memory (``_stage_unit``), and after the last unit (and the exact path) the
+CTA writes its rows out whole: 128 bytes of codes and 16 scale bytes a row
+(``_flush_stage``). 16-bit 16x16 is faster unstaged (``bench/NOTES.md``,
+"staged stores").
 
 Grid: CTA ``(x, y, z)`` takes strips ``[8 x, 8 x + 8)``, one per warp, and
 tile rows ``[b K, b K + K)`` with ``b = z * gridDim.y + y`` (``K`` =
@@ -54,11 +53,10 @@ import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
-from . import pinned as pin
-from .kernel import (
-    GROUP,
-    TABLE,
-    QuantizeConfig,
+from .choice import choice_margin, choose_by_bound, fast_path_fails, global_scale
+from .config import GROUP, TABLE, QuantizeConfig, launch_bounds
+from .e2m1 import e2m1_round_magic, with_signs
+from .group import (
     add_error,
     block_amax,
     block_amax_fast,
@@ -67,12 +65,25 @@ from .kernel import (
     exact_codes,
     exact_inv,
     grid_codes,
-    launch_bounds,
     scaled_margin,
     select_codes,
     sign_nibbles8,
     unpack_word,
 )
+from .ieee import (
+    abs_f32,
+    add_rn,
+    as_f32,
+    div_rn,
+    fmax,
+    high_byte16,
+    less_mask,
+    mul_rn,
+    pick_f32,
+    select_bits,
+    sub_rn,
+)
+from .memory import load_shared, prefetch_line_l2, reload_v4, store_if, store_shared
 
 ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
 WARPS = 8  # 256 threads: one strip per warp
@@ -81,7 +92,7 @@ LINE = 128  # bytes that one prefetch.global.L2 asks for
 
 def lane_elements(cfg: QuantizeConfig) -> int:
     """``E``: the elements of one 16-byte load (8 16-bit or 4 float32)."""
-    return 128 // cfg.element.width
+    return 128 // cfg.width
 
 
 def strip_tiles(cfg: QuantizeConfig) -> int:
@@ -144,9 +155,9 @@ class TileKernel:
         )
         lanes = _Lanes(cfg, mX, mCodes, mScales, tile_rows, tile_cols)
         gamax = mAmax[0]
-        s = pin.global_scale(gamax, d)
-        s_dec = pin.div_rn(Float32(1.0), s)
-        margin = scaled_margin(cfg, pin.choice_margin(gamax, cfg.d, cfg.choice_margin))
+        s = global_scale(gamax, d)
+        s_dec = div_rn(Float32(1.0), s)
+        margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
         # The first units' loads fly during step 1 and the table build.
         depth = min(cfg.prefetch, cfg.groups_per_thread)
         ahead = [_load_unit(lanes, k) for k in range(depth)]
@@ -166,31 +177,31 @@ class TileKernel:
             if cutlass.const_expr(k + depth < cfg.groups_per_thread):
                 ahead.append(_load_unit(lanes, k + depth))
             # ---- steps 2-3: tile amax, candidate scales
-            x = [pin.as_f32(w) for w in words] if cfg.dtype == "float32" else None
+            x = [as_f32(w) for w in words] if cfg.dtype == "float32" else None
             a = _tile_max(cfg, block_amax_fast(cfg, words, x))
             pair, _, _ = candidate_scales(a, s)
 
             # ---- steps 4-6: table constants, magic rounding, approximate errors
-            byte4, byte6 = pin.high_byte16(pair), pair & 0xFF
+            byte4, byte6 = high_byte16(pair), pair & 0xFF
             inv4, y4 = table[byte4, 0], table[byte4, 1]
             inv6, y6 = table[byte6, 0], table[byte6, 1]
             codes4, codes6, rows4, rows6, signs = _fast_candidates(cfg, words, inv4, inv6)
-            err4 = pin.mul_rn(_tile_sum(cfg, _fold_rows(rows4)), y4)
-            err6 = pin.mul_rn(_tile_sum(cfg, _fold_rows(rows6)), y6)
+            err4 = mul_rn(_tile_sum(cfg, _fold_rows(rows4)), y4)
+            err6 = mul_rn(_tile_sum(cfg, _fold_rows(rows6)), y6)
 
             # ---- step 8: the choice where the bound decides it, codes with signs, store
-            pick4, decided = pin.choose_by_bound(err4, err6, y4, y6, margin)
+            pick4, decided = choose_by_bound(err4, err6, y4, y6, margin)
             codes = [
-                pin.with_signs(select_codes(cfg, pick4, codes4[w], codes6[w]), signs[w])
+                with_signs(select_codes(cfg, pick4, codes4[w], codes6[w]), signs[w])
                 for w in range(len(signs))
             ]
-            _store_unit(lanes, stage, k, codes, pin.select_bits(pick4, byte4, pair))
+            _store_unit(lanes, stage, k, codes, select_bits(pick4, byte4, pair))
             # The exact path redoes the tile where the bound left the choice open
             # (and the scales differ) or a shortcut's precondition failed.
             same = (byte4 ^ pair) & 0xFF  # 0: one scale byte, so one candidate
             undecided = Int32(decided == 0) & Int32(same != 0)
             limit = 7.0 * cfg.code_scale
-            slow = pin.fast_path_fails(a, inv6, err4, err6, limit) | undecided
+            slow = fast_path_fails(a, inv6, err4, err6, limit) | undecided
             flagged = flagged | (slow << k)
 
         # ======== exact path, rare: the whole warp, once per flagged unit
@@ -235,7 +246,7 @@ class _Lanes:
         r4 = Int64(lane >> 3)
         cols = tile_cols * GROUP  # elements per row
         first = r4 * cols + tile * GROUP + Int64(self.part * e)  # element, tile row 0
-        esize = cfg.element.width // 8
+        esize = cfg.width // 8
         self.x = (mX.iterator.toint() + first * esize, cols * esize)
         self.codes = (mCodes.iterator.toint() + first // 2, cols // 2)
         # the scale byte of row r4 + 4 part (the first row this lane stores it on)
@@ -266,9 +277,10 @@ def _prefetch_later_cta(cfg, mX, tile_rows, tile_cols):
     """Ask L2 for the input of the CTA ``l2_ahead`` launches later (x fastest), if its
     strips are whole: ``16 K`` rows of 1 KB, one 128-byte line per thread and step.
 
-    Each thread's loads in flight do not hide the DRAM latency (``kernel``); a
-    line per thread covers the later CTA's rows in a few instructions and holds
-    no registers. (One bulk prefetch per row measured slower: NOTES, v9.)
+    Each thread's loads in flight do not hide the DRAM latency; a line per
+    thread covers the later CTA's rows in a few instructions and holds no
+    registers (one bulk prefetch per row is slower: ``bench/NOTES.md``, "L2
+    prefetch").
     """
     tidx, _, _ = cute.arch.thread_idx()
     strip_block, row_block, layer = cute.arch.block_idx()
@@ -277,7 +289,7 @@ def _prefetch_later_cta(cfg, mX, tile_rows, tile_cols):
     later = row_block * blocks_x + Int64(strip_block) + cfg.l2_ahead
     later_x, later_y = later % blocks_x, later // blocks_x
     per_x = WARPS * strip_tiles(cfg)  # tiles a CTA covers along a row
-    esize = cfg.element.width // 8
+    esize = cfg.width // 8
     per_row = per_x * GROUP * esize // LINE  # lines of a CTA row
     rows = tile_rows * GROUP
     cta_rows = cfg.groups_per_thread * GROUP
@@ -288,7 +300,7 @@ def _prefetch_later_cta(cfg, mX, tile_rows, tile_cols):
         wanted = Int32(line < cta_rows * per_row) & Int32(row < rows) & whole
         element = cutlass.min(row, rows - 1) * (tile_cols * GROUP) + later_x * (per_x * GROUP)
         addr = mX.iterator.toint() + element * esize + Int64(line % per_row) * LINE
-        pin.prefetch_line_l2(wanted, addr)
+        prefetch_line_l2(wanted, addr)
 
 
 def _load_unit(lanes, k):
@@ -304,8 +316,8 @@ def _load_unit(lanes, k):
 
 
 def _reload_row(lanes, k, i):
-    """Row ``i`` of unit ``k`` (4 raw words), read again (``pinned.reload_v4``)."""
-    return pin.reload_v4(lanes.address(lanes.x, k, ROWS_PER_LANE * i))
+    """Row ``i`` of unit ``k`` (4 raw words), read again (``memory.reload_v4``)."""
+    return reload_v4(lanes.address(lanes.x, k, ROWS_PER_LANE * i))
 
 
 def _store_unit(lanes, stage, k, codes, scale):
@@ -323,12 +335,12 @@ def _store_unit(lanes, stage, k, codes, scale):
     for i in range(ROWS_PER_LANE):
         c_addr = lanes.address(lanes.codes, k, ROWS_PER_LANE * i)
         if cutlass.const_expr(lanes.e == 8):
-            pin.store_if(in_range, c_addr, codes[i], 32)
+            store_if(in_range, c_addr, codes[i], 32)
         else:  # float32: a code word holds rows 2w and 2w + 1
-            pin.store_if(in_range, c_addr, codes[i // 2] >> (16 * (i % 2)), 16)
+            store_if(in_range, c_addr, codes[i // 2] >> (16 * (i % 2)), 16)
     for t in range(ROWS_PER_LANE // lanes.parts):
         s_addr = lanes.address(lanes.scales, k, ROWS_PER_LANE * lanes.parts * t)
-        pin.store_if(in_range, s_addr, scale, 8)
+        store_if(in_range, s_addr, scale, 8)
 
 
 def _stage_layout(cfg):
@@ -351,12 +363,12 @@ def _stage_unit(lanes, stage, k, codes, scale):
         row = k * GROUP + lanes.r4 + ROWS_PER_LANE * i
         addr = stage + row * code_row + lanes.code_byte
         if cutlass.const_expr(lanes.e == 8):
-            pin.store_shared(addr, codes[i], 32)
+            store_shared(addr, codes[i], 32)
         else:  # float32: a code word holds rows 2w and 2w + 1
-            pin.store_shared(addr, codes[i // 2] >> (16 * (i % 2)), 16)
+            store_shared(addr, codes[i // 2] >> (16 * (i % 2)), 16)
     for t in range(ROWS_PER_LANE // lanes.parts):
         row = k * GROUP + lanes.r4 + ROWS_PER_LANE * (lanes.part + lanes.parts * t)
-        pin.store_shared(stage + scales_at + row * tiles + lanes.cta_tile, scale, 8)
+        store_shared(stage + scales_at + row * tiles + lanes.cta_tile, scale, 8)
 
 
 def _flush_stage(cfg, lanes, stage, mCodes, mScales):
@@ -385,8 +397,8 @@ def _flush_stage(cfg, lanes, stage, mCodes, mScales):
             addr = (
                 mCodes.iterator.toint() + (tile_row * GROUP + Int64(row)) * code_stride + col_byte
             )
-            value = pin.load_shared(stage + (k * GROUP + row) * code_row + col * 4, 32)
-            pin.store_if(ok, addr, value, 32)
+            value = load_shared(stage + (k * GROUP + row) * code_row + col * 4, 32)
+            store_if(ok, addr, value, 32)
         for p in range((count + cfg.threads - 1) // cfg.threads):
             b = Int32(tidx) + p * cfg.threads
             row, col = b // tiles, b % tiles
@@ -395,8 +407,8 @@ def _flush_stage(cfg, lanes, stage, mCodes, mScales):
             addr = (
                 mScales.iterator.toint() + (tile_row * GROUP + Int64(row)) * lanes.tile_cols + tile
             )
-            value = pin.load_shared(stage + scales_at + (k * GROUP + row) * tiles + col, 8)
-            pin.store_if(ok, addr, value, 8)
+            value = load_shared(stage + scales_at + (k * GROUP + row) * tiles + col, 8)
+            store_if(ok, addr, value, 8)
 
 
 def _tile_offsets(cfg):
@@ -408,7 +420,7 @@ def _tile_offsets(cfg):
 def _tile_max(cfg, a):
     """Step 2 over the tile's 8 lanes (max is exact, so any order)."""
     for off in _tile_offsets(cfg):
-        a = pin.fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
+        a = fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
     return a
 
 
@@ -417,7 +429,7 @@ def _fast_candidates(cfg, words, inv4, inv6):
 
     Returns each candidate's code words and per-row approximate errors (the
     sum of ``|RN(r_i - m_i)|``, mae, or its square, in units of ``m``, as
-    ``kernel._fast_candidate`` for a 1x16 group), and the sign nibbles. Going
+    ``group._fast_candidate`` for a 1x16 group), and the sign nibbles. Going
     word by word lets each input word die early (registers bound the CTAs
     per SM).
     """
@@ -431,11 +443,11 @@ def _fast_candidates(cfg, words, inv4, inv6):
         r4, r6 = [], []
         for j, v in enumerate(v for word in raw for v in unpack_word(cfg, word)):
             row = (8 * w + j) // e
-            ax = pin.abs_f32(v)
+            ax = abs_f32(v)
             for inv, r, rows in ((inv4, r4, rows4), (inv6, r6, rows6)):
-                m = pin.mul_rn(ax, inv)
-                r.append(pin.e2m1_round_magic(m, 2.0 * cfg.code_scale))
-                rows[row] = add_error(cfg, rows[row], pin.sub_rn(r[-1], m))
+                m = mul_rn(ax, inv)
+                r.append(e2m1_round_magic(m, 2.0 * cfg.code_scale))
+                rows[row] = add_error(cfg, rows[row], sub_rn(r[-1], m))
         codes4.append(grid_codes(cfg, r4))
         codes6.append(grid_codes(cfg, r6))
     return codes4, codes6, rows4, rows6, signs
@@ -443,20 +455,20 @@ def _fast_candidates(cfg, words, inv4, inv6):
 
 def _fold_rows(rows):
     """The lane's rows as SPEC step 7 folds them: (r4 + r4+8) + (r4+4 + r4+12)."""
-    return pin.add_rn(pin.add_rn(rows[0], rows[2]), pin.add_rn(rows[1], rows[3]))
+    return add_rn(add_rn(rows[0], rows[2]), add_rn(rows[1], rows[3]))
 
 
 def _tile_sum(cfg, e):
     """The approximate error summed over the tile's parts, then its rows."""
     for off in _tile_offsets(cfg):
-        e = pin.add_rn(e, cute.arch.shuffle_sync_bfly(e, offset=off))
+        e = add_rn(e, cute.arch.shuffle_sync_bfly(e, offset=off))
     return e
 
 
 def _exact_unit(cfg, lanes, k, s, s_dec, gamax, d):
     """Unit ``k``'s tile as SPEC writes it: (code words, scale byte). The warp runs it together.
 
-    Each candidate rereads the unit (``pinned.reload_v4``: the compiler cannot
+    Each candidate rereads the unit (``memory.reload_v4``: the compiler cannot
     merge the loads, so no unpacked elements stay live across the path).
     """
     x = [v for w in _load_unit(lanes, k) for v in unpack_word(cfg, w)]
@@ -464,9 +476,9 @@ def _exact_unit(cfg, lanes, k, s, s_dec, gamax, d):
     pair, f4, f6 = candidate_scales(a, s, fast=False)
     codes4, err4 = _exact_candidate(cfg, lanes, k, f4, s_dec, gamax, d)
     codes6, err6 = _exact_candidate(cfg, lanes, k, f6, s_dec, gamax, d)
-    pick4 = pin.less_mask(err4, err6)
-    codes = [pin.select_bits(pick4, codes4[w], codes6[w]) for w in range(len(codes4))]
-    return codes, pin.select_bits(pick4, pair >> 8, pair)
+    pick4 = less_mask(err4, err6)
+    codes = [select_bits(pick4, codes4[w], codes6[w]) for w in range(len(codes4))]
+    return codes, select_bits(pick4, pair >> 8, pair)
 
 
 def _exact_candidate(cfg, lanes, k, f, s_dec, gamax, d):
@@ -489,7 +501,7 @@ def _exact_candidate(cfg, lanes, k, f, s_dec, gamax, d):
         rows.extend(_row_error(cfg, lanes, diffs[i : i + e]) for i in range(0, 8, e))
     err = _fold_rows(rows)
     for off in (16, 8):
-        err = pin.add_rn(err, cute.arch.shuffle_sync_bfly(err, offset=off))
+        err = add_rn(err, cute.arch.shuffle_sync_bfly(err, offset=off))
     return codes, cute.arch.shuffle_sync(err, offset=lanes.lane | (parts - 1))
 
 
@@ -504,5 +516,5 @@ def _row_error(cfg, lanes, diffs):
         err = Float32(0.0) if step == 0 else cute.arch.shuffle_sync_up(acc, offset=1)
         for diff in diffs:
             err = add_error(cfg, err, diff)
-        acc = pin.pick_f32(Int32(lanes.part == step), err, acc)
+        acc = pick_f32(Int32(lanes.part == step), err, acc)
     return acc

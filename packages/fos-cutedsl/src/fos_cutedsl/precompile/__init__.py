@@ -21,8 +21,9 @@ from typing import Any, NamedTuple
 import torch
 
 from .. import check
-from ..api import CACHE, arch_of
-from ..cache import CompileCache, VariantKey
+from ..api import AMAX_CACHE, CACHE, DEQUANTIZE_CACHE, _amax, _dequantize, arch_of
+from ..cache import CompileCache
+from ..config import VariantKey
 
 
 class Family(NamedTuple):
@@ -42,6 +43,10 @@ def register(key_type: type, cache: CompileCache | None, variants: Callable[[str
 
 
 register(VariantKey, CACHE, check.variants)
+if _amax is not None:
+    register(_amax.AmaxKey, AMAX_CACHE, _amax.variants)
+if _dequantize is not None:
+    register(_dequantize.DequantizeKey, DEQUANTIZE_CACHE, _dequantize.variants)
 
 
 class Result(NamedTuple):

@@ -1,84 +1,25 @@
-"""Pinned PTX helpers of the elementwise kernels (``amax``, ``dequantize``).
+"""SPEC's dequantize arithmetic for one group, pinned in inline PTX.
 
-Same pattern as ``pinned``: one ``llvm.inline_asm`` per helper, whose PTX is
-fixed, so the compiler cannot change a rounding, fuse a multiply into an add
-or flush a subnormal. No helper uses ``.ftz`` or an approximate instruction.
-Pure helpers are ``has_side_effects=False``; the shuffle, the atomic and the
-stores are not.
+Per group ``ds = RN(RN(f(scale) * gamax) * RN(1 / D))`` (a zero scale byte gives
+exactly +0), per element ``RN(dq * ds)`` with ``dq`` the exact E2M1 value, then
+the round-to-nearest-even cast to the output dtype. Shared by the dequantize
+kernel and the fake-quantize stores of the quantize kernels.
 """
 
 from __future__ import annotations
 
-from cutlass import Float32, Int32, Int64
+from cutlass import Float32, Int32
 from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
-# 2^126 as a float32 (PTX hex): ``e2m1_words`` scales 2^-126-sized code values by it.
+from .ieee import _asm, _f, _i
+
+# 2^126 as a float32 (PTX hex): ``_e2m1_value_ptx`` scales 2^-126-sized code values by it.
 _TWO_126 = "0f7E800000"
-
-
-def _asm(result_type, operands, text: str, constraints: str, side_effects: bool = False):
-    return llvm.inline_asm(
-        result_type,
-        operands,
-        text,
-        constraints,
-        has_side_effects=side_effects,
-        is_align_stack=False,
-        asm_dialect=llvm.AsmDialect.AD_ATT,
-    )
-
-
-def _f(v, loc, ip):
-    return Float32(v).ir_value(loc=loc, ip=ip)
-
-
-def _i(v, loc, ip):
-    return Int32(v).ir_value(loc=loc, ip=ip)
 
 
 def _words(res, n: int, loc, ip) -> list[Int32]:
     return [Int32(llvm.extractvalue(T.i32(), res, [k], loc=loc, ip=ip)) for k in range(n)]
-
-
-@dsl_user_op
-def abs_max_16x2(acc, w, kind: str, *, loc=None, ip=None) -> Int32:
-    """Per 16-bit half ``max(acc, |w|)`` of ``kind`` ("bf16x2" | "f16x2") words; NaN dropped.
-
-    ``and`` clears both sign bits (``|w|``, -0 becomes +0), then the packed
-    ``max.{kind}`` without ``.NaN`` returns the other operand where one is NaN
-    (PTX ISA, half-precision ``max``), and no ``.ftz`` keeps subnormals. The
-    running ``acc`` starts at +0 and is never NaN, so it ends as the largest
-    non-NaN ``|w|`` of each half; +Inf is an ordinary (largest) value.
-    """
-    text = f"{{ .reg .b32 a; and.b32 a, $2, 0x7FFF7FFF; max.{kind} $0, $1, a; }}"
-    return Int32(_asm(T.i32(), [_i(acc, loc, ip), _i(w, loc, ip)], text, "=r,r,r"))
-
-
-@dsl_user_op
-def abs_max_f32(acc, v, *, loc=None, ip=None) -> Float32:
-    """``max.f32(acc, |v|)``: NaN-dropping (IEEE maxNum), subnormals kept, -0 becomes +0."""
-    text = "{ .reg .f32 a; abs.f32 a, $2; max.f32 $0, $1, a; }"
-    return Float32(_asm(T.f32(), [_f(acc, loc, ip), _f(v, loc, ip)], text, "=f,f,f"))
-
-
-@dsl_user_op
-def shfl_bfly_f32(v, lane_mask: int, *, loc=None, ip=None) -> Float32:
-    """``shfl.sync.bfly.b32`` over the full warp: ``v`` of lane ``lane ^ lane_mask`` (bits only)."""
-    text = f"shfl.sync.bfly.b32 $0, $1, {lane_mask}, 0x1f, 0xffffffff;"
-    return Float32(_asm(T.f32(), [_f(v, loc, ip)], text, "=f,f", side_effects=True))
-
-
-@dsl_user_op
-def red_max_u32(addr, value, *, loc=None, ip=None) -> None:
-    """``red.relaxed.gpu.global.max.u32 [addr], value`` (an atomic max, no result).
-
-    On non-negative, non-NaN float32 bit patterns the unsigned order is the
-    float order, so this is an exact float max of such values.
-    """
-    text = "red.relaxed.gpu.global.max.u32 [$0], $1;"
-    ops = [Int64(addr).ir_value(loc=loc, ip=ip), _i(value, loc, ip)]
-    _asm(None, ops, text, "l,r", side_effects=True)
 
 
 def _e2m1_value_ptx(dst: str, word: str, j: int) -> str:
@@ -153,14 +94,3 @@ def group_scale(scale_byte, f, gamax, factor_inv, *, loc=None, ip=None) -> Float
     )
     ops = [_i(scale_byte, loc, ip), _f(f, loc, ip), _f(gamax, loc, ip), _f(factor_inv, loc, ip)]
     return Float32(_asm(T.f32(), ops, text, "=f,r,f,f,f"))
-
-
-@dsl_user_op
-def e4m3_to_f32(byte, *, loc=None, ip=None) -> Float32:
-    """Exact float32 value of one E4M3 byte (bits 7..0 of ``byte``): via ``cvt.rn.f16x2.e4m3x2``."""
-    text = (
-        "{ .reg .b16 p, lo, hi; .reg .b32 h;"
-        " cvt.u16.u32 p, $1; cvt.rn.f16x2.e4m3x2 h, p; mov.b32 {lo, hi}, h;"
-        " cvt.f32.f16 $0, lo; }"
-    )
-    return Float32(_asm(T.f32(), [_i(byte, loc, ip)], text, "=f,r"))

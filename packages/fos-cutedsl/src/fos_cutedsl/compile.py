@@ -1,0 +1,80 @@
+"""Pick and compile one kernel variant: the only module that knows every kernel.
+
+``compile_quantize`` builds a ``QuantizeConfig`` from scalars (dtype, mode,
+knobs, arch), picks its kernel and compiles it once against fake tensors with
+symbolic sizes, so one binary serves every shape:
+
+- ``block="16x16"``: ``tile.TileKernel``;
+- 1x16 with ``persistent`` (16-bit per tensor by default):
+  ``persistent.PersistentKernel``;
+- every other 1x16 mode (row-scaled, float32): ``rowwise.QuantizeKernel``.
+"""
+
+from __future__ import annotations
+
+import cutlass.cute as cute
+from cutlass import Float32, Uint8
+
+from .config import GROUP, QuantizeConfig
+from .persistent import PersistentKernel
+from .rowwise import QuantizeKernel
+from .tile import TileKernel
+
+
+def compile_variant(key, extra_options: str = ""):
+    """``compile_quantize`` for a ``config.VariantKey`` (its ``sms`` sizes the persistent grid)."""
+    return compile_quantize(
+        key.dtype, key.block, key.err_mode, key.bound, key.row_scaled, key.arch, extra_options,
+        sms=key.sms,
+    )  # fmt: skip
+
+
+def compile_quantize(
+    dtype: str,
+    block: str,
+    err_mode: str,
+    bound: int,
+    row_scaled: bool,
+    arch: str,
+    extra_options: str = "",
+    **tuning,
+):
+    """Compile one variant once, against fake tensors with symbolic sizes.
+
+    The result is called positionally with torch tensors
+    ``(x, global_amax (1,) or (R,), codes uint8, scales uint8)`` and runs on
+    the current CUDA stream; one binary serves every shape. ``x`` must be
+    contiguous with a 16-byte-aligned base; the codes and scales buffers as
+    ``quantize`` allocates them. ``arch`` is a CuTe DSL arch string such as
+    ``"sm_90a"`` or ``"sm_100a"``; ``extra_options`` are appended to the
+    DSL's compile options (``check`` passes ``--keep-ptx --dump-dir DIR``);
+    ``tuning`` sets ``QuantizeConfig``'s tuning knobs (same bits, other speed).
+    """
+    cfg = QuantizeConfig(dtype, block, err_mode, bound, row_scaled, **tuning)
+    if block == "16x16":
+        kernel = TileKernel(cfg)
+    elif cfg.persistent:
+        kernel = PersistentKernel(cfg)
+    else:
+        kernel = QuantizeKernel(cfg)
+    rows = cute.sym_int64()
+    cols = cute.sym_int64(divisibility=GROUP)
+    half_cols = cute.sym_int64(divisibility=GROUP // 2)
+    groups = cute.sym_int64()
+    fake = cute.runtime.make_fake_compact_tensor
+    x = fake(cfg.element, (rows, cols), stride_order=(1, 0), assumed_align=16)
+    amax = fake(Float32, (rows if row_scaled else 1,), assumed_align=4)
+    codes = fake(Uint8, (rows, half_cols), stride_order=(1, 0), assumed_align=16)
+    scales = fake(Uint8, (rows, groups), stride_order=(1, 0), assumed_align=16)
+    stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
+    ptxas = f"--ptxas-options=-O{cfg.ptxas_opt}" if cfg.ptxas_opt != 3 else ""  # 3: the default
+    options = ("--enable-tvm-ffi --gpu-arch", arch, ptxas, extra_options)
+    return cute.compile(
+        kernel,
+        x,
+        amax,
+        codes,
+        scales,
+        stream,
+        options=" ".join(o for o in options if o),
+    )

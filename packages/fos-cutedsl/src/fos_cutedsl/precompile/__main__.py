@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     arch = args.arch or default_arch()
     sms = args.sms if args.sms is not None else default_sms()
     families = {
-        t: f.cache.disk.family if f.cache is not None and f.cache.disk else "" for t, f in FAMILIES.items()
+        t: f.cache.disk.family if f.cache is not None and f.cache.disk else ""
+        for t, f in FAMILIES.items()
     }
     keys = [k for k in every_variant(arch, sms) if _keep(k, families[type(k)], wanted)]
     print(f"{len(keys)} variants for {arch} into {cache_root() / package_fingerprint()}")

@@ -18,7 +18,7 @@ G = torch.ones((), dtype=torch.float32)
 QUANTIZE_CASES = [
     ((X.double(), G, "1x16", "mae", 256), TypeError, "x must have dtype"),
     ((X.to(torch.int32), G, "1x16", "mae", 256), TypeError, "x must have dtype"),
-    ((X[0], G, "1x16", "mae", 256), ValueError, "x must be 2-D"),
+    ((X[0, 0], G, "1x16", "mae", 256), ValueError, "x must have at least 1 dim"),
     ((X[:, :40], G, "1x16", "mae", 256), ValueError, "multiple of 16"),
     ((X, G, "8x8", "mae", 256), ValueError, "block must be one of"),
     ((X, G, "1x16", "max", 256), ValueError, "err_mode must be one of"),

@@ -6,9 +6,18 @@ bits; ``can_run`` says whether it can run on given arguments, and why not;
 such as ``fos_op`` that have checked already).
 """
 
-from .api import CACHE, arch_of, can_run, launch, quantize
+from .api import CACHE, arch_of, can_run, launch, quantize, quantize_launcher
 from .cache import CompileCache, VariantKey
 
 __version__ = "0.1.13"
 
-__all__ = ["CACHE", "CompileCache", "VariantKey", "arch_of", "can_run", "launch", "quantize"]
+__all__ = [
+    "CACHE",
+    "CompileCache",
+    "VariantKey",
+    "arch_of",
+    "can_run",
+    "launch",
+    "quantize",
+    "quantize_launcher",
+]

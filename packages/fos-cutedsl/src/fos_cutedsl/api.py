@@ -162,3 +162,35 @@ def launch(
     else:  # compile and run under the input's device
         with torch.cuda.device(index):
             CACHE.get(key)(x, amax, codes, scales)
+
+
+def quantize_launcher(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    block: str,
+    err_mode: str,
+    e4m3_scale_bound: int,
+):
+    """The compiled kernel for these arguments, as ``fn(x2d, amax1d, codes_u8, scales_u8)``.
+
+    Resolves the variant once (compiling it if new), for callers that cache
+    it per call signature (``fos_op``'s plans); the arguments of ``fn`` are
+    ``launch``'s, already laid out (contiguous 2-D ``x``, (1,) or (R,) amax).
+    Wrapped in ``torch.cuda.device`` only when ``x`` is not on the current device.
+    """
+    index = _index(x.device)
+    major, minor = _capability(index)
+    key = VariantKey(
+        _DTYPE_NAMES[x.dtype], block, err_mode, int(e4m3_scale_bound), global_amax.numel() != 1,
+        f"sm_{major}{minor}a", _sm_count(index),
+    )  # fmt: skip
+    if index == torch.cuda.current_device():
+        return CACHE.get(key)
+    with torch.cuda.device(index):
+        fn = CACHE.get(key)
+
+    def on_device(*args):
+        with torch.cuda.device(index):
+            fn(*args)
+
+    return on_device

@@ -28,8 +28,12 @@ def eager(*tensors: torch.Tensor | None) -> bool:
     if torch.compiler.is_compiling():
         return False
     for t in tensors:
-        if t is not None and (type(t) is not torch.Tensor or t.requires_grad):
+        if type(t) is torch.Tensor:
+            if t.requires_grad:
+                return False
+        elif isinstance(t, torch.Tensor):  # a subclass (FakeTensor, ...)
             return False
+        # None or not a tensor at all: the implementation's validation says so
     return torch._C._len_torch_function_stack() == 0 and torch._C._len_torch_dispatch_stack() == 0
 
 

@@ -17,6 +17,7 @@ nox.options.sessions = [
     "tests-cutedsl",
     "tests-op",
     "compile-check",
+    "install-check",
 ]
 nox.options.reuse_venv = "yes"
 

@@ -17,6 +17,7 @@ nox.options.sessions = [
     "tests-cutedsl",
     "tests-op",
     "compile-check",
+    "install-check",
 ]
 nox.options.reuse_venv = "yes"
 
@@ -72,10 +73,38 @@ def compile_check(session: nox.Session) -> None:
 
 @nox.session
 def demo(session: nox.Session) -> None:
-    """Quantize a tensor on the CPU; print SQNR and the map-to-4 share per mode."""
+    """The main job through fos_op (kernel on a GPU, reference on a CPU): 4/6 vs NVFP4 per mode."""
     session.install(TORCH)
-    session.install(REFERENCE)
-    session.run("python", "-m", "fos_reference.demo", *session.posargs)
+    session.install(REFERENCE, OP)
+    session.run("python", "-W", "error", "-m", "fos_op.demo", *session.posargs)
+
+
+# Each README's install line, exactly as written (run from the repository root).
+README_INSTALLS = {
+    "packages/fos-reference/README.md": ("./packages/fos-reference",),
+    "packages/fos-op/README.md": ("./packages/fos-reference", "./packages/fos-op"),
+}
+
+
+@nox.session(name="install-check", venv_backend="none")
+def install_check(session: nox.Session) -> None:
+    """Each README install line in a fresh venv (with torch), then the imports under -W error."""
+    import tempfile
+
+    for readme, paths in README_INSTALLS.items():
+        line = "pip install " + " ".join(paths)
+        with open(readme, encoding="utf-8") as f:
+            text = f.read()
+        if line not in text:
+            session.error(f"{readme} no longer says {line!r}: update README_INSTALLS")
+        with tempfile.TemporaryDirectory() as tmp:
+            session.run("python", "-m", "venv", tmp, external=True)
+            python = os.path.join(tmp, "bin", "python")
+            session.run(python, "-m", "pip", "install", "-q", TORCH, external=True)
+            session.run(python, "-m", "pip", "install", "-q", *paths, external=True)
+            modules = ["fos_reference"] + (["fos_op"] if "./packages/fos-op" in paths else [])
+            imports = "; ".join(f"import {m}" for m in modules)
+            session.run(python, "-W", "error", "-c", imports, external=True)
 
 
 @nox.session

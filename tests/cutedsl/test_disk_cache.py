@@ -366,7 +366,18 @@ def test_precompile_cli_then_hit(tmp_path):
     env = {**ENV, "FOS_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("FOS_DISK_CACHE", None)
     args = [sys.executable, "-m", "fos_cutedsl.precompile", "--arch", "sm_90a", "--sms", "132"]
-    args += ["--dtype", "float16", "--block", "16x16", "--err-mode", "mae", "--bound", "256"]
+    args += [
+        "--family",
+        "quantize",
+        "--dtype",
+        "float16",
+        "--block",
+        "16x16",
+        "--err-mode",
+        "mae",
+        "--bound",
+        "256",
+    ]
     first = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
     assert first.returncode == 0, first.stderr
     assert "compiled" in first.stdout and "1 of 1 variants stored" in first.stdout

@@ -41,6 +41,29 @@ def _inputs(rows, cols, dtype, row_scaled, seed):
     return x, gamax
 
 
+def _kernels():
+    module = dispatch.cutedsl()[0]
+    return dispatch.kernels(module) if module is not None else frozenset()
+
+
+def _needs(op):
+    return pytest.mark.skipif(
+        torch.cuda.is_available() and op not in _kernels(),
+        reason=f"this fos-cutedsl has no {op} kernel (fos_cutedsl.KERNELS)",
+    )
+
+
+def _bits_equal(a, b):
+    """Bitwise equality with every NaN counted equal (SPEC leaves only NaN-ness)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    nan_a, nan_b = torch.isnan(a.float()), torch.isnan(b.float())
+    if not torch.equal(nan_a, nan_b):
+        return False
+    width = {1: torch.uint8, 2: torch.int16, 4: torch.int32}[a.element_size()]
+    return torch.equal(a.view(width)[~nan_a], b.view(width)[~nan_a])
+
+
 def _same(got, want):
     return torch.equal(got[0], want[0]) and torch.equal(
         got[1].view(torch.uint8), want[1].view(torch.uint8)
@@ -88,3 +111,102 @@ def test_second_device():
     got = fos_op.quantize(x1, g1, strict=True)
     want = fos_reference.quantize(x1, g1)
     assert got[0].device == x1.device and _same(got, want)
+
+
+ND_SHAPES = [(96, 256), (2, 48, 256), (4, 4, 2, 128)]
+
+
+@_needs("nan_amax")
+@pytest.mark.parametrize("shape", ND_SHAPES)
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_nan_amax_kernel_matches_reference(shape, dtype):
+    x, _ = _inputs(96, 256, dtype, False, seed=11)
+    x = x.reshape(shape)
+    for dim in (None, -1):
+        want = fos_reference.nan_amax(x, dim)
+        assert _bits_equal(fos_op.nan_amax(x, dim, strict=True), want)
+    assert _bits_equal(
+        fos_op.nan_amax(torch.zeros(0, 16, device="cuda")), torch.zeros((), device="cuda")
+    )
+
+
+@_needs("dequantize")
+@pytest.mark.parametrize("block,err_mode,bound,row_scaled", MODES)
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_dequantize_kernel_matches_reference(block, err_mode, bound, row_scaled, out_dtype):
+    x, gamax = _inputs(96, 256, torch.bfloat16, row_scaled, seed=12)
+    codes, scales = fos_reference.quantize(x, gamax, block=block, err_mode=err_mode,
+                                           e4m3_scale_bound=bound)  # fmt: skip
+    want = fos_reference.dequantize(
+        codes, scales, gamax, e4m3_scale_bound=bound, out_dtype=out_dtype
+    )
+    got = fos_op.dequantize(codes, scales, gamax, e4m3_scale_bound=bound, out_dtype=out_dtype,
+                            strict=True)  # fmt: skip
+    assert _bits_equal(got, want)
+
+
+@_needs("fake_quantize")
+@pytest.mark.parametrize("block,err_mode,bound,row_scaled", MODES)
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_fake_quantize_kernel_matches_reference(block, err_mode, bound, row_scaled, dtype):
+    x, gamax = _inputs(96, 256, dtype, row_scaled, seed=13)
+    knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
+    for out_dtype in (None, torch.float32):
+        want = fos_reference.fake_quantize(x, gamax, out_dtype=out_dtype, **knobs)
+        got = fos_op.fake_quantize(x, gamax, out_dtype=out_dtype, strict=True, **knobs)
+        assert _bits_equal(got, want)
+
+
+@_needs("nan_amax")
+@pytest.mark.parametrize("block,err_mode,bound,row_scaled", MODES)
+@pytest.mark.parametrize("shape", ND_SHAPES)
+def test_quantize_with_amax_kernel_matches_reference(block, err_mode, bound, row_scaled, shape):
+    x, _ = _inputs(96, 256, torch.bfloat16, False, seed=14)
+    x = x.reshape(shape)
+    if block == "16x16" and x.numel() // x.shape[-1] % 16:
+        pytest.skip("16x16 needs 16k flattened rows")
+    dim = -1 if row_scaled else None
+    knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
+    gamax = fos_reference.nan_amax(x, dim)
+    want = fos_reference.quantize(x, gamax, **knobs)
+    codes, scales, got_amax = fos_op.quantize_with_amax(x, dim=dim, strict=True, **knobs)
+    assert _same((codes, scales), want) and _bits_equal(got_amax, gamax)
+
+
+def _graph_jobs(x, gamax):
+    codes, scales = fos_reference.quantize(x, gamax)
+    return {
+        "nan_amax": lambda: fos_op.nan_amax(x, -1),
+        "quantize": lambda: fos_op.quantize(x, gamax),
+        "quantize_with_amax": lambda: fos_op.quantize_with_amax(x),
+        "dequantize": lambda: fos_op.dequantize(codes, scales, gamax),
+        "fake_quantize": lambda: fos_op.fake_quantize(x, gamax),
+        "fake_quantize(amax None)": lambda: fos_op.fake_quantize(x),
+    }
+
+
+@pytest.mark.parametrize("force_reference", [False, True], ids=["kernel", "reference"])
+@pytest.mark.parametrize("shape", [(64, 128), (2, 32, 128)])
+def test_cuda_graph_capture_and_replay(monkeypatch, force_reference, shape):
+    """Every op captures (no host sync, no host copy) and replays on new data."""
+    if force_reference:
+        monkeypatch.setattr(dispatch, "cutedsl", lambda: (None, "forced reference"))
+    x, _ = _inputs(64, 128, torch.bfloat16, False, seed=15)
+    x = x.reshape(shape).clone()
+    gamax = fos_reference.nan_amax(x)
+    for name, job in _graph_jobs(x, gamax).items():
+        job()  # plans and kernels resolved outside the capture
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = job()
+        gen = torch.Generator(device="cuda").manual_seed(99)
+        x.copy_(torch.randn(x.shape, device="cuda", generator=gen).to(x.dtype) * 7)
+        gamax.copy_(fos_reference.nan_amax(x))
+        graph.replay()
+        torch.cuda.synchronize()
+        want = job()
+        outs = out if isinstance(out, tuple) else (out,)
+        wants = want if isinstance(want, tuple) else (want,)
+        for o, w in zip(outs, wants, strict=True):
+            assert _bits_equal(o, w), name

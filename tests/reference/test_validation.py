@@ -2,14 +2,16 @@
 
 Contract: every invalid argument raises ``TypeError`` (not a tensor, wrong
 dtype) or ``ValueError`` (wrong value, shape or device) with a message that
-names the argument. Valid inputs: ``x`` a 2-D bfloat16/float16/float32 tensor
-with C % 16 == 0; ``block`` in {"1x16", "16x16"} (16x16 needs R % 16 == 0 and a
-per-tensor amax); ``err_mode`` in {"mae", "mse"}; ``e4m3_scale_bound`` the int
-256 or 448 (not a bool, not a string); ``global_amax`` a float32 tensor on
-``x``'s device holding one element (per tensor) or of shape (R,) (per row).
-``dequantize`` also needs uint8 codes (R, C/2), float8_e4m3fn scales (R, C/16)
-on the codes' device and ``out_dtype`` in {bfloat16, float16, float32}. The
-checks never read tensor values (they pass on 'meta' tensors).
+names the argument. Valid inputs: ``x`` an (..., C) bfloat16/float16/float32
+tensor with C % 16 == 0, its leading dimensions flattened into R rows;
+``block`` in {"1x16", "16x16"} (16x16 needs R % 16 == 0 and a per-tensor amax);
+``err_mode`` in {"mae", "mse"}; ``e4m3_scale_bound`` the int 256 or 448 (not a
+bool, not a string); ``global_amax`` a float32 tensor on ``x``'s device holding
+one element (per tensor) or of x's leading shape ``x.shape[:-1]`` (per row; the
+flattened (R,) form of a >2-D x is rejected). ``dequantize`` also needs uint8
+codes (..., C/2), float8_e4m3fn scales (..., C/16) on the codes' device and
+``out_dtype`` in {bfloat16, float16, float32}. The checks never read tensor
+values (they pass on 'meta' tensors).
 """
 
 from __future__ import annotations
@@ -73,10 +75,45 @@ def test_x_wrong_dtype(dtype):
         quantize(x, _amax())
 
 
-@pytest.mark.parametrize("shape", [(C,), (2, R, C), (), (1, 1, 16)])
-def test_x_not_2d(shape):
-    with pytest.raises(ValueError, match=r"^x must be 2-D"):
-        quantize(torch.zeros(shape), _amax())
+def test_x_0d():
+    with pytest.raises(ValueError, match=r"^x must have at least 1 dimension"):
+        quantize(torch.zeros(()), _amax())
+
+
+@pytest.mark.parametrize("shape", [(C,), (2, R, C), (1, 1, 16), (2, 3, 4, 32)])
+def test_x_nd_accepted(shape):
+    """(..., C): leading dimensions are rows; per tensor and per leading index."""
+    x = torch.zeros(shape)
+    assert check_quantize_args(x, _amax(), "1x16", "mae", 256) is False
+    many = torch.ones(shape[:-1]).numel() != 1
+    assert check_quantize_args(x, _amax(shape[:-1]), "1x16", "mae", 256) is many
+
+
+@pytest.mark.parametrize("shape", [(2, 16, C), (4, 4, 2, C)])
+def test_nd_amax_flattened_shape_rejected(shape):
+    """A row-scaled amax has x's leading shape; its flattened (R,) form is rejected."""
+    rows = torch.ones(shape[:-1]).numel()
+    want = str(tuple(shape[:-1])).replace("(", r"\(").replace(")", r"\)")
+    with pytest.raises(ValueError, match=rf"^global_amax must hold one element .*{want}"):
+        quantize(torch.zeros(shape), _amax((rows,)))
+
+
+def test_nd_16x16_counts_flattened_rows():
+    """16x16 tiles span the flattened rows: (2, 8, C) has 16 rows, (3, 5, C) 15."""
+    check_quantize_args(torch.zeros(2, 8, C), _amax(), "16x16", "mae", 256)
+    with pytest.raises(ValueError, match=r"block='16x16' needs a row count .* got 15"):
+        check_quantize_args(torch.zeros(3, 5, C), _amax(), "16x16", "mae", 256)
+
+
+def test_nd_dequantize_shapes():
+    codes = torch.zeros(2, 3, C // 2, dtype=torch.uint8)
+    scales = torch.zeros(2, 3, C // 16, dtype=torch.uint8).view(torch.float8_e4m3fn)
+    assert check_dequantize_args(codes, scales, _amax((2, 3)), 256, torch.float32) is True
+    assert check_dequantize_args(codes, scales, _amax(), 256, torch.float32) is False
+    with pytest.raises(ValueError, match=r"^scales must have shape \(2, 3, 4\)"):
+        check_dequantize_args(codes, scales[0], _amax(), 256, torch.float32)
+    with pytest.raises(ValueError, match=r"^global_amax must hold one element"):
+        check_dequantize_args(codes, scales, _amax((6,)), 256, torch.float32)
 
 
 @pytest.mark.parametrize("cols", [1, 8, 15, 17, 24, 40])
@@ -215,7 +252,9 @@ def test_dequantize_scales_shape_mismatch(shape):
 
 def test_dequantize_codes_shape():
     _, scales = _packed()
-    with pytest.raises(ValueError, match=r"^codes must be 2-D"):
+    with pytest.raises(ValueError, match=r"^codes must have at least 1 dimension"):
+        dequantize(torch.zeros((), dtype=torch.uint8), scales, _amax())
+    with pytest.raises(ValueError, match=r"^scales must have shape \(4,\) to match codes"):
         dequantize(torch.zeros(C // 2, dtype=torch.uint8), scales, _amax())
     with pytest.raises(ValueError, match=r"^codes' column count must be a multiple of 8"):
         dequantize(torch.zeros(R, 12, dtype=torch.uint8), scales, _amax())

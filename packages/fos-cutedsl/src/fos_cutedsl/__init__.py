@@ -24,6 +24,7 @@ from .api import (
     launch_nan_amax,
     nan_amax,
     quantize,
+    quantize_launcher,
 )
 from .cache import CompileCache
 from .config import QuantizeConfig, VariantKey
@@ -53,4 +54,5 @@ __all__ = [
     "nan_amax",
     "precompile",
     "quantize",
+    "quantize_launcher",
 ]

@@ -6,7 +6,7 @@ import functools
 
 import torch
 
-from fos_reference.validation import check_quantize_args
+from fos_reference.validation import check_dequantize_args, check_quantize_args
 
 from .cache import CompileCache
 from .config import VariantKey
@@ -151,12 +151,8 @@ def launch(
     if amax.dim() != 1 or amax.stride() != (1,):
         amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
         amax = amax.as_strided((amax.shape[0],), (1,))
+    key = _quantize_key(x, block, err_mode, e4m3_scale_bound, row_scaled)
     index = _index(x.device)
-    major, minor = _capability(index)
-    key = VariantKey(
-        _DTYPE_NAMES[x.dtype], block, err_mode, int(e4m3_scale_bound), row_scaled,
-        f"sm_{major}{minor}a", _sm_count(index),
-    )  # fmt: skip
     if index == torch.cuda.current_device():
         CACHE.get(key)(x, amax, codes, scales)
     else:  # compile and run under the input's device
@@ -164,9 +160,17 @@ def launch(
             CACHE.get(key)(x, amax, codes, scales)
 
 
-# ======== nan_amax and dequantize: the elementwise kernels
+def _quantize_key(x, block, err_mode, e4m3_scale_bound, row_scaled) -> VariantKey:
+    """The quantize variant for ``x``'s dtype and device and these knobs."""
+    index = _index(x.device)
+    major, minor = _capability(index)
+    return VariantKey(
+        _DTYPE_NAMES[x.dtype], block, err_mode, int(e4m3_scale_bound), row_scaled,
+        f"sm_{major}{minor}a", _sm_count(index),
+    )  # fmt: skip
 
-from fos_reference.validation import check_dequantize_args  # noqa: E402
+
+# ======== nan_amax and dequantize: the elementwise kernels
 
 try:
     from . import amax as _amax
@@ -393,3 +397,31 @@ def launch_dequantize(
         _DTYPE_NAMES[out.dtype], int(e4m3_scale_bound), row_scaled, f"sm_{major}{minor}a"
     )
     _run(DEQUANTIZE_CACHE, key, codes_u8.device, codes_u8, scales_u8, amax, out)
+
+
+def quantize_launcher(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    block: str,
+    err_mode: str,
+    e4m3_scale_bound: int,
+):
+    """The compiled kernel for these arguments, as ``fn(x2d, amax1d, codes_u8, scales_u8)``.
+
+    Resolves the variant once (compiling it if new), for callers that cache
+    it per call signature (``fos_op``'s plans); the arguments of ``fn`` are
+    ``launch``'s, already laid out (contiguous 2-D ``x``, (1,) or (R,) amax).
+    Wrapped in ``torch.cuda.device`` only when ``x`` is not on the current device.
+    """
+    key = _quantize_key(x, block, err_mode, e4m3_scale_bound, global_amax.numel() != 1)
+    index = _index(x.device)
+    if index == torch.cuda.current_device():
+        return CACHE.get(key)
+    with torch.cuda.device(index):
+        fn = CACHE.get(key)
+
+    def on_device(*args):
+        with torch.cuda.device(index):
+            fn(*args)
+
+    return on_device

@@ -1,13 +1,27 @@
 """fos-op: the ``torch.library`` layer of four-over-six NVFP4 quantization.
 
-Importing it registers ``torch.ops.fos.quantize`` and ``torch.ops.fos.dequantize``.
-CUDA inputs on sm_90+ run the CuTe DSL kernel when ``fos-cutedsl`` is
-installed; everything else runs the reference. Both give the same bits.
+Importing it registers ``torch.ops.fos.{nan_amax, quantize, quantize_with_amax,
+dequantize, fake_quantize}``. CUDA inputs on sm_90+ run the CuTe DSL kernels
+that ``fos-cutedsl`` has (``fos_cutedsl.KERNELS``) when it is installed;
+everything else runs the reference. Both give the same bits. In eager mode the
+Python API skips the dispatcher through a cache of validated plans.
 """
 
+from . import ops as _ops  # noqa: F401  (registers the torch.ops.fos.* ops)
+from .api import dequantize, explain, fake_quantize, nan_amax, quantize, quantize_with_amax
 from .dispatch import Decision, FallbackError
-from .ops import dequantize, explain, quantize
+from .plan import PLANS
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-__all__ = ["Decision", "FallbackError", "dequantize", "explain", "quantize"]
+__all__ = [
+    "PLANS",
+    "Decision",
+    "FallbackError",
+    "dequantize",
+    "explain",
+    "fake_quantize",
+    "nan_amax",
+    "quantize",
+    "quantize_with_amax",
+]

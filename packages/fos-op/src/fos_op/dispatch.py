@@ -1,7 +1,9 @@
 """Which implementation runs: the CuTe DSL kernel or the reference.
 
-The decision reads only metadata (device, its arch, dtype, knobs) and whether
-``fos_cutedsl`` imports, which is found out once per process. So it is the
+The decision reads only metadata (device, its arch, dtype, knobs), whether
+``fos_cutedsl`` imports, which is found out once per process, and which kernels
+it advertises (``fos_cutedsl.KERNELS``, a frozenset of op names; a package
+without it has the quantize kernel only). So it is the
 same under FakeTensor tracing as in eager mode, and it costs no GPU sync.
 Layout is not part of it: the op copies a non-contiguous or misaligned input
 before the kernel instead of falling back.
@@ -23,6 +25,9 @@ KERNEL = "cutedsl"
 REFERENCE = "reference"
 MIN_CAPABILITY = (9, 0)
 KERNEL_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
+#: The ops a kernel package may advertise in ``fos_cutedsl.KERNELS``.
+OPS = ("quantize", "nan_amax", "dequantize", "fake_quantize")
+_DEFAULT_KERNELS = frozenset({"quantize"})
 
 
 class FallbackError(RuntimeError):
@@ -60,12 +65,22 @@ def strict_from_env() -> bool:
     return os.environ.get("FOS_STRICT", "") not in ("", "0")
 
 
-def decide(x: torch.Tensor) -> Decision:
-    """Pick the path for a quantize of ``x`` (arguments already validated)."""
+def kernels(module: ModuleType) -> frozenset[str]:
+    """The op names whose kernels ``module`` (``fos_cutedsl``) advertises."""
+    return getattr(module, "KERNELS", _DEFAULT_KERNELS)
+
+
+def decide(x: torch.Tensor, op: str = "quantize", dtype: torch.dtype | None = None) -> Decision:
+    """Pick the path for ``op`` on ``x`` (arguments already validated).
+
+    ``dtype`` is the floating dtype the kernel works in when it is not
+    ``x``'s (dequantize: the output dtype).
+    """
+    dtype = x.dtype if dtype is None else dtype
     if x.device.type != "cuda":
         return Decision(REFERENCE, f"input is on {x.device.type}, the kernel needs CUDA")
-    if x.dtype not in KERNEL_DTYPES:
-        return Decision(REFERENCE, f"the kernel does not take {x.dtype}")
+    if dtype not in KERNEL_DTYPES:
+        return Decision(REFERENCE, f"the kernel does not take {dtype}")
     index = x.device.index if x.device.index is not None else torch.cuda.current_device()
     capability = _capability(index)
     if capability < MIN_CAPABILITY:
@@ -73,9 +88,14 @@ def decide(x: torch.Tensor) -> Decision:
     module, why = cutedsl()
     if module is None:
         return Decision(REFERENCE, why)
+    if op not in kernels(module):
+        version = getattr(module, "__version__", "?")
+        return Decision(REFERENCE, f"fos-cutedsl {version} has no {op} kernel")
     if x.numel() == 0:
         return Decision(REFERENCE, "empty input: nothing to launch")
-    return Decision(KERNEL, f"CUDA sm_{capability[0]}{capability[1]}, {x.dtype}, kernel available")
+    return Decision(
+        KERNEL, f"CUDA sm_{capability[0]}{capability[1]}, {dtype}, {op} kernel available"
+    )
 
 
 def enforce(decision: Decision, x: torch.Tensor, strict: bool) -> None:

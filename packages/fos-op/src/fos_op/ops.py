@@ -1,29 +1,33 @@
-"""The ``fos::quantize`` and ``fos::dequantize`` custom ops and their Python API.
+"""The ``fos::`` custom ops: real impls, fake impls and the autograd of ``fake_quantize``.
 
-Both ops are functional (``mutates_args=()``). Real and fake impls validate
-with the reference's checks, so direct ``torch.ops.fos.*`` callers get the same
-``TypeError``/``ValueError`` as the Python API, and allocate through
-``shapes`` so the fake outputs are exactly the real ones.
+Every op is functional (``mutates_args=()``). Real impls run ``impl`` (the
+reference's checks, then the kernel or the reference); fake impls validate
+with the same checks, so direct ``torch.ops.fos.*`` callers get the same
+``TypeError``/``ValueError`` eagerly and under fake tensors, and allocate
+through ``shapes`` so fake outputs are exactly the real ones. ``FOS_STRICT=1``
+applies to direct op calls too.
 """
 
 from __future__ import annotations
 
 import torch
 
-import fos_reference
-from fos_reference.validation import check_dequantize_args, check_quantize_args
+from fos_reference.validation import check_nan_amax_args
 
-from .dispatch import KERNEL, REFERENCE, Decision, cutedsl, decide, enforce, strict_from_env
-from .shapes import dequantize_output, quantize_outputs
-
-ALIGN_BYTES = 16
+from . import impl
+from .dispatch import strict_from_env
+from .shapes import amax_output, dequantize_output, fake_quantize_output, quantize_outputs
 
 
-def _kernel_layout(t: torch.Tensor) -> tuple[torch.Tensor, bool]:
-    """``t`` as the kernel takes it (contiguous, 16-byte aligned); True if copied."""
-    if t.is_contiguous() and t.data_ptr() % ALIGN_BYTES == 0:
-        return t, False
-    return t.clone(memory_format=torch.contiguous_format), True
+@torch.library.custom_op("fos::nan_amax", mutates_args=(), schema="(Tensor x, int? dim) -> Tensor")
+def nan_amax_op(x: torch.Tensor, dim: int | None) -> torch.Tensor:
+    """NaN-dropping amax of ``|x|`` from 0 (``fos_reference.nan_amax``)."""
+    return impl.nan_amax(x, dim, strict_from_env())
+
+
+@nan_amax_op.register_fake
+def _nan_amax_fake(x, dim):
+    return amax_output(x, check_nan_amax_args(x, dim))
 
 
 @torch.library.custom_op(
@@ -32,34 +36,33 @@ def _kernel_layout(t: torch.Tensor) -> tuple[torch.Tensor, bool]:
     schema="(Tensor x, Tensor global_amax, str block, str err_mode, int e4m3_scale_bound)"
     " -> (Tensor, Tensor)",
 )
-def quantize_op(
-    x: torch.Tensor,
-    global_amax: torch.Tensor,
-    block: str,
-    err_mode: str,
-    e4m3_scale_bound: int,
-) -> tuple[torch.Tensor, torch.Tensor]:
+def quantize_op(x, global_amax, block, err_mode, e4m3_scale_bound):
     """Four-over-six quantize: the CuTe DSL kernel where it can run, else the reference."""
-    check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
-    knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": e4m3_scale_bound}
-    strict = strict_from_env()
-    decision = decide(x)
-    if decision.path == KERNEL:
-        # decide() has checked device, arch, dtype and availability; the layout
-        # is made right here, so launch directly (no second round of checks).
-        kernel, _ = cutedsl()
-        xk, _ = _kernel_layout(x)
-        codes, scales = quantize_outputs(xk)
-        kernel.launch(xk, global_amax.contiguous(), codes, scales.view(torch.uint8), **knobs)
-        return codes, scales
-    enforce(decision, x, strict)
-    return fos_reference.quantize(x, global_amax, **knobs)
+    return impl.quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict_from_env())
 
 
 @quantize_op.register_fake
 def _quantize_fake(x, global_amax, block, err_mode, e4m3_scale_bound):
-    check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
+    impl.resolve_quantize(x, global_amax, block, err_mode, e4m3_scale_bound)
     return quantize_outputs(x)
+
+
+@torch.library.custom_op(
+    "fos::quantize_with_amax",
+    mutates_args=(),
+    schema="(Tensor x, int? dim, str block, str err_mode, int e4m3_scale_bound)"
+    " -> (Tensor, Tensor, Tensor)",
+)
+def quantize_with_amax_op(x, dim, block, err_mode, e4m3_scale_bound):
+    """The amax of ``x`` (per tensor or per row), then quantize under it; returns all three."""
+    return impl.quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict_from_env())
+
+
+@quantize_with_amax_op.register_fake
+def _quantize_with_amax_fake(x, dim, block, err_mode, e4m3_scale_bound):
+    amax_dim = impl.resolve_quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound)
+    codes, scales = quantize_outputs(x)
+    return codes, scales, amax_output(x, None if amax_dim is None else x.dim() - 1)
 
 
 @torch.library.custom_op(
@@ -68,85 +71,48 @@ def _quantize_fake(x, global_amax, block, err_mode, e4m3_scale_bound):
     schema="(Tensor codes, Tensor scales, Tensor global_amax, int e4m3_scale_bound,"
     " ScalarType out_dtype) -> Tensor",
 )
-def dequantize_op(
-    codes: torch.Tensor,
-    scales: torch.Tensor,
-    global_amax: torch.Tensor,
-    e4m3_scale_bound: int,
-    out_dtype: torch.dtype,
-) -> torch.Tensor:
-    """SPEC's dequantize (the reference's torch ops, on any device)."""
-    return fos_reference.dequantize(
-        codes, scales, global_amax, e4m3_scale_bound=e4m3_scale_bound, out_dtype=out_dtype
+def dequantize_op(codes, scales, global_amax, e4m3_scale_bound, out_dtype):
+    """SPEC's dequantize: the kernel where it can run, else the reference."""
+    return impl.dequantize(
+        codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict_from_env()
     )
 
 
 @dequantize_op.register_fake
 def _dequantize_fake(codes, scales, global_amax, e4m3_scale_bound, out_dtype):
-    check_dequantize_args(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
+    impl.resolve_dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
     return dequantize_output(codes, out_dtype)
 
 
-def quantize(
-    x: torch.Tensor,
-    global_amax: torch.Tensor,
-    *,
-    block: str = "1x16",
-    err_mode: str = "mae",
-    e4m3_scale_bound: int = 256,
-    strict: bool | None = None,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """Quantize ``x`` exactly as ``fos_reference.quantize`` does, as fast as the device allows.
-
-    ``strict=True`` (or ``FOS_STRICT=1``) raises ``FallbackError`` instead of
-    running the reference for a CUDA input the kernel cannot take.
-    """
-    if strict if strict is not None else strict_from_env():
-        check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
-        enforce(decide(x), x, True)
-    # The op validates (eagerly and under fake tensors): no second check here.
-    return torch.ops.fos.quantize(x, global_amax, block, err_mode, e4m3_scale_bound)
-
-
-def dequantize(
-    codes: torch.Tensor,
-    scales: torch.Tensor,
-    global_amax: torch.Tensor,
-    *,
-    e4m3_scale_bound: int = 256,
-    out_dtype: torch.dtype = torch.bfloat16,
-) -> torch.Tensor:
-    """Dequantize exactly as ``fos_reference.dequantize`` does."""
-    check_dequantize_args(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
-    return torch.ops.fos.dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
-
-
-def explain(
-    x: torch.Tensor,
-    global_amax: torch.Tensor,
-    *,
-    block: str = "1x16",
-    err_mode: str = "mae",
-    e4m3_scale_bound: int = 256,
-) -> Decision:
-    """Say which path ``quantize`` takes for these arguments, and why."""
-    check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
-    decision = decide(x)
-    if decision.path != KERNEL or isinstance(x, torch._subclasses.FakeTensor):
-        return decision
-    xk, copied = _kernel_layout(x)
-    kernel, _ = cutedsl()
-    ok, why = kernel.can_run(
-        xk,
-        global_amax.contiguous(),
-        block=block,
-        err_mode=err_mode,
-        e4m3_scale_bound=e4m3_scale_bound,
+@torch.library.custom_op(
+    "fos::fake_quantize",
+    mutates_args=(),
+    schema="(Tensor x, Tensor? global_amax, str block, str err_mode, int e4m3_scale_bound,"
+    " ScalarType? out_dtype) -> Tensor",
+)
+def fake_quantize_op(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype):
+    """``dequantize(quantize(x))`` without storing the codes; ``global_amax`` None: per tensor."""
+    return impl.fake_quantize(
+        x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict_from_env()
     )
-    if not ok:
-        return Decision(REFERENCE, f"the kernel declined: {why}")
-    if copied:
-        return Decision(
-            KERNEL, decision.reason + "; the input is copied to a contiguous, aligned buffer first"
-        )
-    return decision
+
+
+@fake_quantize_op.register_fake
+def _fake_quantize_fake(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype):
+    if global_amax is None:
+        check_nan_amax_args(x, None)
+        global_amax = amax_output(x, None)
+    impl.resolve_fake_quantize(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype)
+    return fake_quantize_output(x, out_dtype)
+
+
+def _fake_quantize_setup(ctx, inputs, output):
+    ctx.x_dtype = inputs[0].dtype
+
+
+def _fake_quantize_backward(ctx, grad):
+    """SPEC's straight-through estimator: the upstream gradient cast to x's dtype."""
+    return grad.to(ctx.x_dtype), None, None, None, None, None
+
+
+fake_quantize_op.register_autograd(_fake_quantize_backward, setup_context=_fake_quantize_setup)

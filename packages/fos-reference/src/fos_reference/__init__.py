@@ -7,28 +7,41 @@ implementation: same bits on CPU and CUDA, for every input.
 from .formats import E2M1_MAGNITUDES, E4M3_MAX, e2m1_decode, e2m1_encode, e4m3_saturate
 from .quantize import (
     FLT_MAX,
+    NVFP4_SCALE_BOUND,
     dequantize,
+    fake_quantize,
     global_encode_scale,
     nan_amax,
     quantize,
+    quantize_nvfp4,
     quantize_with_choice,
 )
-from .validation import check_dequantize_args, check_quantize_args
+from .validation import (
+    check_dequantize_args,
+    check_fake_quantize_args,
+    check_nan_amax_args,
+    check_quantize_args,
+)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "E2M1_MAGNITUDES",
     "E4M3_MAX",
     "FLT_MAX",
+    "NVFP4_SCALE_BOUND",
     "check_dequantize_args",
+    "check_fake_quantize_args",
+    "check_nan_amax_args",
     "check_quantize_args",
     "dequantize",
     "e2m1_decode",
     "e2m1_encode",
     "e4m3_saturate",
+    "fake_quantize",
     "global_encode_scale",
     "nan_amax",
     "quantize",
+    "quantize_nvfp4",
     "quantize_with_choice",
 ]

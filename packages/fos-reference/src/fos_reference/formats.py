@@ -2,7 +2,9 @@
 
 Every function works elementwise on float32 tensors and gives the same bits on
 CPU and CUDA: they use only comparisons, selects, casts and table lookups, so
-no rounding of torch's arithmetic kernels is involved.
+no rounding of torch's arithmetic kernels is involved. Constants are filled on
+the input's device (``torch.full``), never copied from the host, so every
+function can be captured in a CUDA graph.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def e2m1_encode(q: torch.Tensor) -> torch.Tensor:
     m = q.abs()
     code = torch.zeros(q.shape, dtype=torch.uint8, device=q.device)
     for threshold, strict in _E2M1_THRESHOLDS:
-        t = torch.tensor(threshold, dtype=torch.float32, device=q.device)
+        t = torch.full((), threshold, dtype=torch.float32, device=q.device)
         code += (m > t if strict else m >= t).to(torch.uint8)
     nan = torch.isnan(q)
     sign = torch.signbit(q) & ~nan
@@ -52,12 +54,21 @@ def e2m1_decode(codes: torch.Tensor) -> torch.Tensor:
     """Exact float32 value of each E2M1 code (uint8, low 4 bits used); 0x8 is -0.0."""
     if codes.dtype != torch.uint8:
         raise TypeError(f"e2m1_decode: codes must be uint8, got {codes.dtype}")
-    table = torch.tensor(
-        E2M1_MAGNITUDES + tuple(-v for v in E2M1_MAGNITUDES),
-        dtype=torch.float32,
-        device=codes.device,
-    )
-    return table[(codes & 0xF).long()]
+    return _decode_table(codes.device)[(codes & 0xF).long()]
+
+
+def _decode_table(device: torch.device) -> torch.Tensor:
+    """The 16 code values as a float32 tensor built on ``device`` (no host copy).
+
+    Each magnitude is selected from a device-side fill, so the values are
+    exact; the negative half is their negation (code 8 is ``-0.0``).
+    """
+    index = torch.arange(8, dtype=torch.uint8, device=device)
+    magnitudes = torch.zeros(8, dtype=torch.float32, device=device)
+    for code, value in enumerate(E2M1_MAGNITUDES):
+        fill = torch.full((), value, dtype=torch.float32, device=device)
+        magnitudes = torch.where(index == code, fill, magnitudes)
+    return torch.cat((magnitudes, -magnitudes))
 
 
 def e4m3_saturate(v: torch.Tensor) -> torch.Tensor:
@@ -71,6 +82,6 @@ def e4m3_saturate(v: torch.Tensor) -> torch.Tensor:
     """
     if v.dtype != torch.float32:
         raise TypeError(f"e4m3_saturate: v must be float32, got {v.dtype}")
-    hi = torch.tensor(E4M3_MAX, dtype=torch.float32, device=v.device)
+    hi = torch.full((), E4M3_MAX, dtype=torch.float32, device=v.device)
     clamped = torch.where(v > hi, hi, torch.where(v < -hi, -hi, v))
     return clamped.to(torch.float8_e4m3fn)

@@ -1,11 +1,17 @@
-"""Four-over-six NVFP4 quantize and dequantize: SPEC in plain PyTorch.
+"""Four-over-six NVFP4 quantize, dequantize and fake-quantize: SPEC in plain PyTorch.
 
 Each SPEC step is one torch op on float32 tensors, so each is rounded once
 (no fused multiply-add, no reassociation). Every constant is a float32 tensor
-on the input's device and every division is tensor / tensor: CUDA lowers a
-division by a Python number (or a 0-d CPU tensor) to a reciprocal multiply,
-which is off by one ulp on some inputs. ``torch.fmin`` / ``torch.fmax`` give
-SPEC's NaN-dropping min / max. With these rules CPU and CUDA give the same bits.
+filled on the input's device (``torch.full``, never a host copy, so every
+function can be captured in a CUDA graph) and every division is tensor /
+tensor: CUDA lowers a division by a Python number (or a 0-d CPU tensor) to a
+reciprocal multiply, which is off by one ulp on some inputs. ``torch.fmin`` /
+``torch.fmax`` give SPEC's NaN-dropping min / max. With these rules CPU and
+CUDA give the same bits.
+
+Inputs are N-D: ``x`` (..., C) is quantized as the (R, C) matrix of its
+flattened leading dimensions (a view when the strides allow it), and every
+output keeps the leading shape.
 """
 
 from __future__ import annotations
@@ -13,13 +19,30 @@ from __future__ import annotations
 import torch
 
 from .formats import E4M3_MAX, e2m1_decode, e2m1_encode, e4m3_saturate
-from .validation import GROUP, check_dequantize_args, check_quantize_args
+from .validation import (
+    GROUP,
+    check_dequantize_args,
+    check_fake_quantize_args,
+    check_nan_amax_args,
+    check_quantize_args,
+    flat_rows,
+)
 
 FLT_MAX = torch.finfo(torch.float32).max
 
+#: SPEC's bound of standard NVFP4 (the largest E4M3 value).
+NVFP4_SCALE_BOUND = 448
+
 
 def _const(value: float, device: torch.device) -> torch.Tensor:
-    return torch.tensor(value, dtype=torch.float32, device=device)
+    """A float32 0-d constant filled on ``device`` (no host-to-device copy)."""
+    return torch.full((), value, dtype=torch.float32, device=device)
+
+
+def _repeat_rows(t: torch.Tensor) -> torch.Tensor:
+    """(T, G) per-tile values -> (16 T, G): each tile's value on its 16 rows."""
+    tiles, groups = t.shape
+    return t.unsqueeze(1).expand(tiles, GROUP, groups).reshape(tiles * GROUP, groups)
 
 
 def global_encode_scale(global_amax: torch.Tensor, e4m3_scale_bound: int = 256) -> torch.Tensor:
@@ -39,13 +62,17 @@ def global_encode_scale(global_amax: torch.Tensor, e4m3_scale_bound: int = 256) 
 def nan_amax(x: torch.Tensor, dim: int | None = None) -> torch.Tensor:
     """Largest ``|x|`` ignoring NaN, starting from 0, as float32.
 
-    ``dim=None`` gives the per-tensor amax (0-d); ``dim=1`` on a 2-D tensor
-    gives the per-row amax vector for row-scaled quantization. Inf counts.
+    ``dim=None`` gives the per-tensor amax (0-d); ``dim=-1`` gives the per-row
+    amax of shape ``x.shape[:-1]`` for row-scaled quantization (``dim=1`` on a
+    2-D tensor is the same). Inf counts; an empty reduction gives 0.
     """
+    dim = check_nan_amax_args(x, dim)
     m = x.float().abs()
     m = torch.where(torch.isnan(m), torch.zeros_like(m), m)
     if dim is None:
         m, dim = m.reshape(-1), 0
+    elif m.dim() == 0:
+        m = m.reshape(1)
     start = m.new_zeros((*m.shape[:dim], 1, *m.shape[dim + 1 :]))
     return torch.cat((start, m), dim=dim).amax(dim=dim)
 
@@ -58,6 +85,39 @@ def _fold16(err: torch.Tensor) -> torch.Tensor:
     return err[:, 0]
 
 
+def _block_amax(xg: torch.Tensor, block: str) -> torch.Tensor:
+    """SPEC step 2: NaN-dropping amax from 0 of each group (R, G), or of its 16x16 tile."""
+    rows, groups_per_row, _ = xg.shape
+    absx = xg.abs()
+    absx = torch.where(torch.isnan(absx), torch.zeros_like(absx), absx)
+    amax = absx.amax(dim=2)  # (R, G); amax of 16 values from 0 = max with a 0 start
+    if block == "16x16":
+        amax = _repeat_rows(amax.reshape(rows // GROUP, GROUP, groups_per_row).amax(dim=1))
+    return amax
+
+
+def _encode(xg: torch.Tensor, scale: torch.Tensor, s_dec: torch.Tensor) -> torch.Tensor:
+    """SPEC steps 4-5: the E2M1 codes (R, G, 16) of ``xg`` under one candidate scale."""
+    f = scale.float()
+    dev = xg.device
+    # A zero scale gives 1/0 = inf, capped.
+    inv = torch.fmin(_const(1.0, dev) / (f * s_dec), _const(FLT_MAX, dev))
+    return e2m1_encode(xg * inv.unsqueeze(2))
+
+
+def _pack(code: torch.Tensor, shape: torch.Size) -> torch.Tensor:
+    """(R, G, 16) codes -> uint8 (..., C/2), element 2j in the low nibble."""
+    code = code.reshape(code.shape[0], code.shape[1] * GROUP)
+    return (code[:, 0::2] | (code[:, 1::2] << 4)).reshape(*shape[:-1], shape[-1] // 2)
+
+
+def _grouped(x: torch.Tensor) -> torch.Tensor:
+    """``x`` (..., C) as float32 (R, C/16, 16): a view of the flattened rows when possible."""
+    cols = x.shape[-1]
+    x2 = x.reshape(flat_rows(x.shape), cols)  # a view whenever the strides allow it
+    return x2.float().reshape(x2.shape[0], cols // GROUP, GROUP)
+
+
 def quantize(
     x: torch.Tensor,
     global_amax: torch.Tensor,
@@ -66,12 +126,15 @@ def quantize(
     err_mode: str = "mae",
     e4m3_scale_bound: int = 256,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Quantize ``x`` (R, C) to four-over-six NVFP4 exactly as SPEC says.
+    """Quantize ``x`` (..., C) to four-over-six NVFP4 exactly as SPEC says.
 
-    ``global_amax`` is a one-element float32 tensor (per tensor) or an (R,)
-    vector (row-scaled, ``block="1x16"`` only), on ``x``'s device. Returns
-    ``codes`` uint8 (R, C/2), element 2j in the low nibble, and ``scales``
-    float8_e4m3fn (R, C/16); a 16x16 tile repeats its scale on its 16 rows.
+    ``global_amax`` is a one-element float32 tensor (per tensor) or a tensor
+    of ``x``'s leading shape ``x.shape[:-1]`` (row-scaled, ``block="1x16"``
+    only), on ``x``'s device. Leading dimensions are flattened into rows; a
+    16x16 tile spans 16 flattened rows (their count must be a multiple of 16).
+    Returns ``codes`` uint8 (..., C/2), element 2j in the low nibble, and
+    ``scales`` float8_e4m3fn (..., C/16); a 16x16 tile repeats its scale on its
+    16 rows.
     """
     codes, scales, _ = quantize_with_choice(
         x, global_amax, block=block, err_mode=err_mode, e4m3_scale_bound=e4m3_scale_bound
@@ -87,12 +150,11 @@ def quantize_with_choice(
     err_mode: str = "mae",
     e4m3_scale_bound: int = 256,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """``quantize`` plus which candidate each group kept: bool (R, C/16), True = map-to-4."""
+    """``quantize`` plus which candidate each group kept: bool (..., C/16), True = map-to-4."""
     check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
-    rows, cols = x.shape
     dev = x.device
-    groups_per_row = cols // GROUP
-    xg = x.float().reshape(rows, groups_per_row, GROUP)  # (R, G, 16)
+    xg = _grouped(x)  # (R, G, 16)
+    rows, groups_per_row, _ = xg.shape
 
     gamax = global_amax.reshape(-1, 1)  # (1, 1) or (R, 1)
     s = global_encode_scale(gamax, e4m3_scale_bound)
@@ -100,13 +162,7 @@ def quantize_with_choice(
     d = _const(6.0 * e4m3_scale_bound, dev)
     e4m3_max = _const(E4M3_MAX, dev)
 
-    # Step 2: block amax, NaN-dropping, from 0.
-    absx = xg.abs()
-    absx = torch.where(torch.isnan(absx), torch.zeros_like(absx), absx)
-    amax = absx.amax(dim=2)  # (R, G)
-    if block == "16x16":
-        tiles = amax.reshape(rows // GROUP, GROUP, groups_per_row).amax(dim=1)
-        amax = tiles.repeat_interleave(GROUP, dim=0)
+    amax = _block_amax(xg, block)  # step 2
 
     # Step 3: candidate scales (divide first, then multiply).
     base = (amax / _const(6.0, dev)) * s
@@ -116,13 +172,9 @@ def quantize_with_choice(
     candidates = []
     for c in (c4, c6):
         scale = e4m3_saturate(c)  # (R, G)
-        f = scale.float()
-        # Step 4: encode factor; a zero scale gives 1/0 = inf, capped.
-        inv = torch.fmin(_const(1.0, dev) / (f * s_dec), _const(FLT_MAX, dev))
-        # Step 5: codes.
-        code = e2m1_encode(xg * inv.unsqueeze(2))  # (R, G, 16)
+        code = _encode(xg, scale, s_dec)  # (R, G, 16)
         # Step 6: error, summed in element order.
-        val = ((e2m1_decode(code) * f.unsqueeze(2)) * gamax.unsqueeze(2)) / d
+        val = ((e2m1_decode(code) * scale.float().unsqueeze(2)) * gamax.unsqueeze(2)) / d
         diff = val - xg
         err = torch.zeros(rows, groups_per_row, dtype=torch.float32, device=dev)
         for i in range(GROUP):
@@ -132,17 +184,40 @@ def quantize_with_choice(
     (sc4, code4, err4), (sc6, code6, err6) = candidates
 
     if block == "16x16":
-        err4 = _fold16(err4.reshape(rows // GROUP, GROUP, groups_per_row))
-        err6 = _fold16(err6.reshape(rows // GROUP, GROUP, groups_per_row))
-        err4 = err4.repeat_interleave(GROUP, dim=0)
-        err6 = err6.repeat_interleave(GROUP, dim=0)
+        err4 = _repeat_rows(_fold16(err4.reshape(rows // GROUP, GROUP, groups_per_row)))
+        err6 = _repeat_rows(_fold16(err6.reshape(rows // GROUP, GROUP, groups_per_row)))
 
     # Step 8: map-to-4 only when strictly better (NaN compares false).
     pick4 = err4 < err6  # (R, G)
     scales = torch.where(pick4, sc4.view(torch.uint8), sc6.view(torch.uint8))
-    code = torch.where(pick4.unsqueeze(2), code4, code6).reshape(rows, cols)
-    codes = code[:, 0::2] | (code[:, 1::2] << 4)
-    return codes, scales.view(torch.float8_e4m3fn), pick4
+    codes = _pack(torch.where(pick4.unsqueeze(2), code4, code6), x.shape)
+    lead = x.shape[:-1]
+    scales = scales.view(torch.float8_e4m3fn).reshape(*lead, groups_per_row)
+    return codes, scales, pick4.reshape(*lead, groups_per_row)
+
+
+def quantize_nvfp4(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Standard NVFP4 round-to-nearest (SPEC's "Standard NVFP4"), for comparison.
+
+    Bound 448 and only the map-to-6 candidate, with the other association:
+    ``sc = e4m3(min(RN(a * RN(s * RN(1/6))), 448))``. Same arguments, shapes
+    and layout as ``quantize``; dequantize with ``e4m3_scale_bound=448``.
+    """
+    check_quantize_args(x, global_amax, block, "mae", NVFP4_SCALE_BOUND)
+    dev = x.device
+    xg = _grouped(x)
+    s = global_encode_scale(global_amax.reshape(-1, 1), NVFP4_SCALE_BOUND)
+    s_dec = _const(1.0, dev) / s
+    sixth = _const(1.0, dev) / _const(6.0, dev)
+    base = _block_amax(xg, block) * (s * sixth)
+    scale = e4m3_saturate(torch.fmin(base, _const(E4M3_MAX, dev)))  # (R, G)
+    codes = _pack(_encode(xg, scale, s_dec), x.shape)
+    return codes, scale.reshape(*x.shape[:-1], xg.shape[1])
 
 
 def dequantize(
@@ -153,18 +228,50 @@ def dequantize(
     e4m3_scale_bound: int = 256,
     out_dtype: torch.dtype = torch.bfloat16,
 ) -> torch.Tensor:
-    """Rebuild ``x_hat`` (R, C) from ``quantize``'s output, as SPEC says.
+    """Rebuild ``x_hat`` (..., C) from ``quantize``'s output, as SPEC says.
 
-    ``ds = (f(scale) * gamax) * RN(1 / D)`` per group, then ``dq * ds`` per
-    element, cast to ``out_dtype`` with round-to-nearest-even.
+    ``codes`` (..., C/2), ``scales`` (..., C/16) and ``global_amax`` (one
+    element, or the leading shape). ``ds = (f(scale) * gamax) * RN(1 / D)`` per
+    group, then ``dq * ds`` per element, cast to ``out_dtype`` with
+    round-to-nearest-even.
     """
     check_dequantize_args(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
-    rows, half_cols = codes.shape
+    half_cols = codes.shape[-1]
     dev = codes.device
-    unpacked = torch.stack((codes & 0xF, codes >> 4), dim=2).reshape(rows, half_cols // 8, GROUP)
+    rows = flat_rows(codes.shape)
+    flat = codes.reshape(rows, half_cols)
+    unpacked = torch.stack((flat & 0xF, flat >> 4), dim=2).reshape(rows, half_cols // 8, GROUP)
     factor_inv = _const(1.0, dev) / _const(6.0 * e4m3_scale_bound, dev)
-    f = scales.float()
+    f = scales.reshape(rows, half_cols // 8).float()
     ds = (f * global_amax.reshape(-1, 1)) * factor_inv  # (R, G)
     ds = torch.where(f == 0, torch.zeros_like(ds), ds)  # a zero scale gives exact zeros
     x_hat = e2m1_decode(unpacked) * ds.unsqueeze(2)
-    return x_hat.reshape(rows, half_cols * 2).to(out_dtype)
+    return x_hat.reshape(*codes.shape[:-1], half_cols * 2).to(out_dtype)
+
+
+def fake_quantize(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    out_dtype: torch.dtype | None = None,
+) -> torch.Tensor:
+    """SPEC's fake-quantize: ``dequantize(quantize(x))`` of ``x`` (..., C), the oracle.
+
+    Same arguments as ``quantize``; ``out_dtype`` defaults to ``x.dtype``.
+    Returns ``x_hat`` of ``x``'s shape. (Its gradient, the straight-through
+    estimator, is the op layer's business: this function is not differentiable.)
+    """
+    check_fake_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype)
+    codes, scales = quantize(
+        x, global_amax, block=block, err_mode=err_mode, e4m3_scale_bound=e4m3_scale_bound
+    )
+    return dequantize(
+        codes,
+        scales,
+        global_amax,
+        e4m3_scale_bound=e4m3_scale_bound,
+        out_dtype=x.dtype if out_dtype is None else out_dtype,
+    )

@@ -1,5 +1,8 @@
 """Argument checks shared by every layer, so all entry points fail alike.
 
+Inputs are N-D: ``x`` is (..., C) and its leading dimensions are flattened
+into rows; a row-scaled amax has the leading shape ``x.shape[:-1]``.
+
 Each check raises ``TypeError`` (wrong type or dtype) or ``ValueError`` (wrong
 value, shape or device) naming the argument, what was expected and what came.
 None of them reads tensor values, so they never synchronize a GPU.
@@ -41,12 +44,26 @@ def _check_tensor(name: str, t: object) -> torch.Tensor:
     return t
 
 
-def check_global_amax(global_amax: torch.Tensor, rows: int, device: torch.device) -> bool:
+def flat_rows(shape: tuple[int, ...] | torch.Size) -> int:
+    """How many rows an (..., C) shape has once its leading dimensions are flattened."""
+    rows = 1
+    for size in shape[:-1]:
+        rows *= size
+    return rows
+
+
+def check_global_amax(
+    global_amax: torch.Tensor,
+    rows: int,
+    device: torch.device,
+    leading: tuple[int, ...] | torch.Size | None = None,
+) -> bool:
     """Check ``global_amax`` and return whether it is a per-row vector.
 
     Per tensor: a float32 tensor with one element (0-d or any shape of one
-    element). Row-scaled: a float32 vector of shape ``(rows,)``. It must live
-    on the input's device.
+    element). Row-scaled: a float32 tensor of the input's leading shape
+    ``leading`` (``x.shape[:-1]``, what ``nan_amax(x, dim=-1)`` returns; for a
+    2-D input that is ``(rows,)``). It must live on the input's device.
     """
     _check_tensor("global_amax", global_amax)
     if global_amax.dtype != torch.float32:
@@ -57,12 +74,38 @@ def check_global_amax(global_amax: torch.Tensor, rows: int, device: torch.device
         )
     if global_amax.numel() == 1:
         return False  # per tensor (with one row, both readings give the same bits)
-    if global_amax.dim() == 1 and global_amax.shape[0] == rows:
+    expected = (rows,) if leading is None else tuple(leading)
+    if tuple(global_amax.shape) == expected:
         return True
     raise ValueError(
         "global_amax must hold one element (per tensor) or have shape "
-        f"({rows},) (one per row), got shape {tuple(global_amax.shape)}"
+        f"{expected} (one per row: the input's leading shape), got shape "
+        f"{tuple(global_amax.shape)}"
     )
+
+
+def check_x(x: torch.Tensor) -> tuple[int, int]:
+    """Check a quantize input ``x`` of shape (..., C); return its flattened (rows, cols)."""
+    _check_tensor("x", x)
+    if x.dtype not in INPUT_DTYPES:
+        raise TypeError(f"x must have dtype in {INPUT_DTYPES}, got {x.dtype}")
+    if x.dim() < 1:
+        raise ValueError(
+            f"x must have at least 1 dimension (..., cols), got shape {tuple(x.shape)}"
+        )
+    cols = x.shape[-1]
+    if cols % GROUP != 0:
+        raise ValueError(f"x's column count must be a multiple of {GROUP}, got {cols}")
+    return flat_rows(x.shape), cols
+
+
+def check_block_rows(block: str, rows: int) -> None:
+    """16x16 tiles span 16 of the flattened rows: the row count must be a multiple of 16."""
+    if block == "16x16" and rows % GROUP != 0:
+        raise ValueError(
+            f"block='16x16' needs a row count (leading dimensions flattened) that is a "
+            f"multiple of {GROUP}, got {rows}"
+        )
 
 
 def check_quantize_args(
@@ -72,23 +115,39 @@ def check_quantize_args(
     err_mode: str,
     e4m3_scale_bound: int,
 ) -> bool:
-    """Check every ``quantize`` argument; return whether the amax is per row."""
-    _check_tensor("x", x)
-    if x.dtype not in INPUT_DTYPES:
-        raise TypeError(f"x must have dtype in {INPUT_DTYPES}, got {x.dtype}")
-    if x.dim() != 2:
-        raise ValueError(f"x must be 2-D (rows, cols), got shape {tuple(x.shape)}")
-    rows, cols = x.shape
-    if cols % GROUP != 0:
-        raise ValueError(f"x's column count must be a multiple of {GROUP}, got {cols}")
+    """Check every ``quantize`` argument; return whether the amax is per row.
+
+    ``x`` is (..., C); its leading dimensions are flattened into rows (a 16x16
+    tile spans 16 flattened rows). A row-scaled ``global_amax`` has the shape
+    ``x.shape[:-1]``.
+    """
+    rows, _ = check_x(x)
     check_knobs(block, err_mode, e4m3_scale_bound)
-    if block == "16x16" and rows % GROUP != 0:
-        raise ValueError(
-            f"block='16x16' needs a row count that is a multiple of {GROUP}, got {rows}"
-        )
-    row_scaled = check_global_amax(global_amax, rows, x.device)
+    check_block_rows(block, rows)
+    row_scaled = check_global_amax(global_amax, rows, x.device, x.shape[:-1])
     if row_scaled and block == "16x16":
         raise ValueError("block='16x16' needs a per-tensor global_amax, got one per row")
+    return row_scaled
+
+
+def check_out_dtype(out_dtype: torch.dtype) -> None:
+    """Check the output dtype of ``dequantize`` / ``fake_quantize``."""
+    if out_dtype not in OUTPUT_DTYPES:
+        raise TypeError(f"out_dtype must be one of {OUTPUT_DTYPES}, got {out_dtype}")
+
+
+def check_fake_quantize_args(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    block: str,
+    err_mode: str,
+    e4m3_scale_bound: int,
+    out_dtype: torch.dtype | None,
+) -> bool:
+    """Check every ``fake_quantize`` argument (``out_dtype`` None is x's dtype)."""
+    row_scaled = check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
+    if out_dtype is not None:
+        check_out_dtype(out_dtype)
     return row_scaled
 
 
@@ -99,19 +158,25 @@ def check_dequantize_args(
     e4m3_scale_bound: int,
     out_dtype: torch.dtype,
 ) -> bool:
-    """Check every ``dequantize`` argument; return whether the amax is per row."""
+    """Check every ``dequantize`` argument; return whether the amax is per row.
+
+    ``codes`` is (..., C/2) and ``scales`` (..., C/16) with the same leading
+    shape; a row-scaled ``global_amax`` has that leading shape.
+    """
     _check_tensor("codes", codes)
     _check_tensor("scales", scales)
     if codes.dtype != torch.uint8:
         raise TypeError(f"codes must be uint8, got {codes.dtype}")
     if scales.dtype != torch.float8_e4m3fn:
         raise TypeError(f"scales must be float8_e4m3fn, got {scales.dtype}")
-    if codes.dim() != 2:
-        raise ValueError(f"codes must be 2-D (rows, cols / 2), got shape {tuple(codes.shape)}")
-    rows, half_cols = codes.shape
+    if codes.dim() < 1:
+        raise ValueError(
+            f"codes must have at least 1 dimension (..., cols / 2), got shape {tuple(codes.shape)}"
+        )
+    half_cols = codes.shape[-1]
     if half_cols % (GROUP // 2) != 0:
         raise ValueError(f"codes' column count must be a multiple of {GROUP // 2}, got {half_cols}")
-    expected = (rows, half_cols * 2 // GROUP)
+    expected = (*codes.shape[:-1], half_cols * 2 // GROUP)
     if tuple(scales.shape) != expected:
         raise ValueError(
             f"scales must have shape {expected} to match codes, got {tuple(scales.shape)}"
@@ -119,6 +184,20 @@ def check_dequantize_args(
     if scales.device != codes.device:
         raise ValueError(f"scales must be on codes' device {codes.device}, got {scales.device}")
     check_scale_bound(e4m3_scale_bound)
-    if out_dtype not in OUTPUT_DTYPES:
-        raise TypeError(f"out_dtype must be one of {OUTPUT_DTYPES}, got {out_dtype}")
-    return check_global_amax(global_amax, rows, codes.device)
+    check_out_dtype(out_dtype)
+    return check_global_amax(global_amax, flat_rows(codes.shape), codes.device, codes.shape[:-1])
+
+
+def check_nan_amax_args(x: torch.Tensor, dim: int | None) -> int | None:
+    """Check ``nan_amax``'s arguments; return ``dim`` made non-negative (or None)."""
+    _check_tensor("x", x)
+    if dim is None:
+        return None
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise TypeError(f"dim must be None or an int, got {type(dim).__name__}")
+    ndim = max(x.dim(), 1)
+    if not -ndim <= dim < ndim:
+        raise ValueError(
+            f"dim must be in [{-ndim}, {ndim - 1}] for x of shape {tuple(x.shape)}, got {dim}"
+        )
+    return dim % ndim

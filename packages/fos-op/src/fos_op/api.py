@@ -1,0 +1,165 @@
+"""The Python API: what users call.
+
+In eager mode on plain tensors (``plan.eager``) each function runs ``impl``
+directly, through the plan cache, skipping the dispatcher; otherwise (under
+``torch.compile``, fake tensors, subclasses, modes, or inputs that require
+grad) it calls the registered ``torch.ops.fos.*`` op. Both give the same bits
+and the same errors.
+
+``strict=True`` (or ``FOS_STRICT=1``) raises ``FallbackError`` instead of
+running the reference for a CUDA input.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from fos_reference.validation import check_quantize_args, flat_rows
+
+from . import impl
+from .dispatch import KERNEL, REFERENCE, Decision, cutedsl, decide, enforce, strict_from_env
+from .plan import eager
+
+
+def _strict(strict: bool | None) -> bool:
+    return strict_from_env() if strict is None else bool(strict)
+
+
+def nan_amax(x: torch.Tensor, dim: int | None = None, *, strict: bool | None = None):
+    """``fos_reference.nan_amax``'s signature and bits: 0-d (``dim=None``) or per row (-1)."""
+    strict = _strict(strict)
+    if eager(x):
+        return impl.nan_amax(x, dim, strict)
+    if strict:
+        enforce(impl.resolve_nan_amax(x, dim)[0], x, True)
+    return torch.ops.fos.nan_amax(x, dim)
+
+
+def quantize(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    strict: bool | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``fos_reference.quantize``'s signature and bits, as fast as the device allows."""
+    strict = _strict(strict)
+    if eager(x, global_amax):
+        return impl.quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict)
+    if strict:
+        decision = impl.resolve_quantize(x, global_amax, block, err_mode, e4m3_scale_bound)
+        enforce(decision, x, True)
+    return torch.ops.fos.quantize(x, global_amax, block, err_mode, e4m3_scale_bound)
+
+
+def quantize_with_amax(
+    x: torch.Tensor,
+    *,
+    dim: int | None = None,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    strict: bool | None = None,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Quantize under the amax of ``x`` itself; returns ``(codes, scales, global_amax)``.
+
+    ``dim=None``: the per-tensor amax (0-d); ``dim=-1``: one per row, of shape
+    ``x.shape[:-1]`` (1x16 only). The amax is ``nan_amax(x, dim)`` and the codes
+    and scales are ``quantize(x, amax, ...)``: keep the amax to dequantize.
+    """
+    strict = _strict(strict)
+    if eager(x):
+        return impl.quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict)
+    if strict:
+        amax_dim = impl.resolve_quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound)
+        enforce(impl.resolve_nan_amax(x, amax_dim)[0], x, True)
+        enforce(decide(x, "quantize"), x, True)
+    return torch.ops.fos.quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound)
+
+
+def dequantize(
+    codes: torch.Tensor,
+    scales: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    e4m3_scale_bound: int = 256,
+    out_dtype: torch.dtype = torch.bfloat16,
+    strict: bool | None = None,
+) -> torch.Tensor:
+    """``fos_reference.dequantize``'s signature and bits: the kernel on CUDA where it runs."""
+    strict = _strict(strict)
+    if eager(codes, scales, global_amax):
+        return impl.dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict)
+    decision = impl.resolve_dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
+    if strict:
+        enforce(decision, codes, True)
+    return torch.ops.fos.dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
+
+
+def fake_quantize(
+    x: torch.Tensor,
+    global_amax: torch.Tensor | None = None,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    out_dtype: torch.dtype | None = None,
+    strict: bool | None = None,
+) -> torch.Tensor:
+    """``dequantize(quantize(x))`` in one pass, ``fos_reference.fake_quantize``'s bits.
+
+    ``global_amax=None`` uses the per-tensor amax of ``x``; ``out_dtype=None``
+    is ``x``'s dtype. Differentiable: the straight-through estimator (the
+    gradient of ``x`` is the upstream gradient cast to ``x``'s dtype; the amax
+    gets none).
+    """
+    strict = _strict(strict)
+    if eager(x, global_amax):
+        return impl.fake_quantize(
+            x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict
+        )
+    if strict:
+        if global_amax is None:
+            enforce(impl.resolve_nan_amax(x, None)[0], x, True)
+            check_amax = x.new_empty((), dtype=torch.float32)
+        else:
+            check_amax = global_amax
+        decision = impl.resolve_fake_quantize(
+            x, check_amax, block, err_mode, e4m3_scale_bound, out_dtype
+        )
+        enforce(decision, x, True)
+    return torch.ops.fos.fake_quantize(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype)
+
+
+def explain(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+) -> Decision:
+    """Say which path ``quantize`` takes for these arguments, and why."""
+    check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
+    decision = decide(x)
+    if decision.path != KERNEL or isinstance(x, torch._subclasses.FakeTensor):
+        return decision
+    copied = not x.is_contiguous() or x.data_ptr() % impl.ALIGN_BYTES != 0
+    rows, cols = flat_rows(x.shape), x.shape[-1]
+    kernel, _ = cutedsl()
+    ok, why = kernel.can_run(
+        impl._rows(x, rows, cols),
+        impl._vec(global_amax, global_amax.numel()),
+        block=block,
+        err_mode=err_mode,
+        e4m3_scale_bound=e4m3_scale_bound,
+    )
+    if not ok:
+        return Decision(REFERENCE, f"the kernel declined: {why}")
+    if copied:
+        return Decision(
+            KERNEL, decision.reason + "; the input is copied to a contiguous, aligned buffer first"
+        )
+    return decision

@@ -1,0 +1,278 @@
+"""The implementations behind every op: validate, decide, build a plan, run it.
+
+Each public function here is what ``torch.ops.fos.*`` runs on real tensors
+and what the Python API calls directly in eager mode. A call looks up its plan
+by metadata (``plan.PLANS``); on a miss the ``_resolve_*`` function validates
+with the reference's checks (so errors are the reference's ``TypeError`` /
+``ValueError``) and ``decide`` picks the kernel or the reference, then the
+plan is built. A plan only lays the inputs out for the kernel (contiguous,
+16-byte aligned 2-D views: at most one copy), allocates the outputs and
+launches. Nothing reads tensor values or copies from the host, so every path
+can be captured in a CUDA graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+import torch
+
+import fos_reference
+from fos_reference.validation import (
+    check_block_rows,
+    check_dequantize_args,
+    check_fake_quantize_args,
+    check_knobs,
+    check_nan_amax_args,
+    check_quantize_args,
+    check_x,
+    flat_rows,
+)
+
+from . import dispatch
+from .dispatch import KERNEL, REFERENCE, Decision, decide, enforce
+from .plan import PLANS, tensor_key
+from .shapes import amax_output, dequantize_output, fake_quantize_output, quantize_outputs
+
+ALIGN_BYTES = 16
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def _rows(t: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
+    """``t`` as a contiguous, aligned (rows, cols) tensor: a view when it is one, else one copy."""
+    if not t.is_contiguous():
+        t = t.contiguous()
+    elif t.data_ptr() % ALIGN_BYTES != 0:
+        t = t.clone()
+    return t.as_strided((rows, cols), (cols, 1))  # canonical strides, whatever size-1 dims carry
+
+
+def _vec(t: torch.Tensor, n: int) -> torch.Tensor:
+    """A one-element or n-element float32 tensor as a contiguous, aligned (n,) vector."""
+    return _rows(t, 1, n).view(n)
+
+
+def _env(t: torch.Tensor) -> Hashable:
+    """What else a plan depends on: the kernel source and, for CUDA, the current device."""
+    cuda = isinstance(t, torch.Tensor) and t.is_cuda
+    return dispatch.cutedsl, torch.cuda.current_device() if cuda else None
+
+
+def _typed(v: object) -> tuple[type, object]:
+    """A knob in a key with its type: 256.0 and True must not hit the plans of 256 and 1."""
+    return type(v), v
+
+
+def _kernel_module():
+    return dispatch.cutedsl()[0]
+
+
+# --------------------------------------------------------------------------- nan_amax
+
+
+def resolve_nan_amax(x: torch.Tensor, dim: int | None) -> tuple[Decision, int | None]:
+    """Validate ``nan_amax``'s arguments; the decision and ``dim`` made non-negative."""
+    dim = check_nan_amax_args(x, dim)
+    decision = decide(x, "nan_amax")
+    if decision.path == KERNEL and dim is not None and dim != x.dim() - 1:
+        decision = Decision(REFERENCE, "the amax kernel reduces per tensor or over the last dim")
+    return decision, dim
+
+
+def _nan_amax_plan(x: torch.Tensor, dim: int | None, strict: bool) -> Callable:
+    decision, dim = resolve_nan_amax(x, dim)
+    if decision.path != KERNEL:
+        enforce(decision, x, strict)
+        return lambda x: fos_reference.nan_amax(x, dim)
+    launch = _kernel_module().launch_nan_amax
+    per_row = dim is not None
+    cols = x.shape[-1] if x.dim() else 1
+    rows = x.numel() // cols
+
+    def run(x: torch.Tensor) -> torch.Tensor:
+        out = amax_output(x, dim)
+        launch(_rows(x, rows, cols), _vec(out, rows if per_row else 1), per_row)
+        return out
+
+    return run
+
+
+def nan_amax(x: torch.Tensor, dim: int | None, strict: bool) -> torch.Tensor:
+    """``fos_reference.nan_amax``'s bits: the kernel per tensor / per row where it runs."""
+    key = ("nan_amax", tensor_key(x), _typed(dim), strict, _env(x))
+    return PLANS.get(key, lambda: _nan_amax_plan(x, dim, strict))(x)
+
+
+# --------------------------------------------------------------------------- quantize
+
+
+def resolve_quantize(x, global_amax, block, err_mode, e4m3_scale_bound) -> Decision:
+    """Validate ``quantize``'s arguments and decide its path."""
+    check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
+    return decide(x, "quantize")
+
+
+def _quantize_launcher(module, x2, amax, block, err_mode, bound) -> Callable:
+    make = getattr(module, "quantize_launcher", None)
+    if make is not None:  # the compiled kernel, resolved once per plan
+        return make(x2, amax, block, err_mode, bound)
+    return lambda x, g, c, s: module.launch(x, g, c, s, block, err_mode, bound)
+
+
+def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
+    decision = resolve_quantize(x, global_amax, block, err_mode, bound)
+    knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
+    if decision.path != KERNEL:
+        enforce(decision, x, strict)
+        return lambda x, g: fos_reference.quantize(x, g, **knobs)
+    rows, cols = flat_rows(x.shape), x.shape[-1]
+    n = global_amax.numel()
+    launch = _quantize_launcher(_kernel_module(), x, global_amax, block, err_mode, bound)
+
+    def run(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        codes, scales = quantize_outputs(x)
+        launch(
+            _rows(x, rows, cols),
+            _vec(g, n),
+            codes.as_strided((rows, cols // 2), (cols // 2, 1)),
+            scales.view(torch.uint8).as_strided((rows, cols // 16), (cols // 16, 1)),
+        )
+        return codes, scales
+
+    return run
+
+
+def quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict):
+    """``fos_reference.quantize``'s bits: the kernel where it runs."""
+    key = ("quantize", tensor_key(x), tensor_key(global_amax), block, err_mode,
+           _typed(e4m3_scale_bound), strict, _env(x))  # fmt: skip
+    build = lambda: _quantize_plan(x, global_amax, block, err_mode, e4m3_scale_bound, strict)  # noqa: E731
+    return PLANS.get(key, build)(x, global_amax)
+
+
+# --------------------------------------------------------------------------- quantize_with_amax
+
+
+def resolve_quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound) -> int | None:
+    """Validate ``quantize_with_amax``'s arguments; ``dim`` as ``nan_amax`` takes it."""
+    rows, _ = check_x(x)
+    check_knobs(block, err_mode, e4m3_scale_bound)
+    check_block_rows(block, rows)
+    if dim is None:
+        return None
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise TypeError(f"dim must be None or an int, got {type(dim).__name__}")
+    if dim not in (-1, x.dim() - 1):
+        raise ValueError(
+            f"dim must be None (per tensor) or -1 (per row: the last dimension), got {dim}"
+        )
+    if block == "16x16":
+        raise ValueError("block='16x16' needs a per-tensor global_amax, got one per row")
+    return -1
+
+
+def quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict):
+    """The NaN-dropping amax of ``x`` (per tensor or per row) and ``quantize`` under it."""
+    key = ("quantize_with_amax", tensor_key(x), _typed(dim), block, err_mode,
+           _typed(e4m3_scale_bound), strict)  # fmt: skip
+
+    def build() -> Callable:
+        amax_dim = resolve_quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound)
+
+        def run(x: torch.Tensor):
+            gamax = nan_amax(x, amax_dim, strict)
+            return (*quantize(x, gamax, block, err_mode, e4m3_scale_bound, strict), gamax)
+
+        return run
+
+    return PLANS.get(key, build)(x)
+
+
+# --------------------------------------------------------------------------- dequantize
+
+
+def resolve_dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype) -> Decision:
+    """Validate ``dequantize``'s arguments and decide its path."""
+    check_dequantize_args(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
+    return decide(codes, "dequantize", dtype=out_dtype)
+
+
+def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Callable:
+    decision = resolve_dequantize(codes, scales, global_amax, bound, out_dtype)
+    if decision.path != KERNEL:
+        enforce(decision, codes, strict)
+        return lambda c, s, g: fos_reference.dequantize(
+            c, s, g, e4m3_scale_bound=bound, out_dtype=out_dtype
+        )
+    launch = _kernel_module().launch_dequantize
+    rows, half_cols = flat_rows(codes.shape), codes.shape[-1]
+    n = global_amax.numel()
+
+    def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        out = dequantize_output(c, out_dtype)
+        launch(
+            _rows(c, rows, half_cols),
+            _rows(s.view(torch.uint8), rows, half_cols // 8),
+            _vec(g, n),
+            out.as_strided((rows, half_cols * 2), (half_cols * 2, 1)),
+            bound,
+        )
+        return out
+
+    return run
+
+
+def dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict):
+    """``fos_reference.dequantize``'s bits: the kernel where it runs."""
+    key = ("dequantize", tensor_key(codes), tensor_key(scales), tensor_key(global_amax),
+           _typed(e4m3_scale_bound), out_dtype, strict, _env(codes))  # fmt: skip
+
+    def build() -> Callable:
+        return _dequantize_plan(codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict)
+
+    return PLANS.get(key, build)(codes, scales, global_amax)
+
+
+# --------------------------------------------------------------------------- fake_quantize
+
+
+def resolve_fake_quantize(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype):
+    """Validate ``fake_quantize``'s arguments (``global_amax`` given) and decide its path."""
+    check_fake_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype)
+    return decide(x, "fake_quantize")
+
+
+def _fake_quantize_plan(x, global_amax, block, err_mode, bound, out_dtype, strict) -> Callable:
+    decision = resolve_fake_quantize(x, global_amax, block, err_mode, bound, out_dtype)
+    knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
+    if decision.path != KERNEL:
+        enforce(decision, x, strict)
+        return lambda x, g: fos_reference.fake_quantize(x, g, out_dtype=out_dtype, **knobs)
+    launch = _kernel_module().launch_fake_quantize
+    rows, cols = flat_rows(x.shape), x.shape[-1]
+    n = global_amax.numel()
+
+    def run(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        out = fake_quantize_output(x, out_dtype)
+        launch(_rows(x, rows, cols), _vec(g, n), out.as_strided((rows, cols), (cols, 1)),
+               block, err_mode, bound)  # fmt: skip
+        return out
+
+    return run
+
+
+def fake_quantize(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict):
+    """``fos_reference.fake_quantize``'s bits; ``global_amax`` None: the per-tensor amax of x."""
+    if global_amax is None:
+        global_amax = nan_amax(x, None, strict)
+    key = ("fake_quantize", tensor_key(x), tensor_key(global_amax), block, err_mode,
+           _typed(e4m3_scale_bound), out_dtype, strict, _env(x))  # fmt: skip
+
+    def build() -> Callable:
+        return _fake_quantize_plan(
+            x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict
+        )
+
+    return PLANS.get(key, build)(x, global_amax)

@@ -1,0 +1,180 @@
+"""The eager fast path and its plan cache never serve a plan to a call it does not fit.
+
+Contract: in eager mode on plain tensors the Python API resolves a plan once
+per metadata signature (shapes, strides, dtypes, devices, knobs, amax
+metadata, strict mode) and reuses it; any change in that metadata is a miss
+(a fresh validation), so a bad input always gets the reference's error and a
+changed layout always gets a fitting plan. Under fake tensors, subclasses,
+modes, ``torch.compile`` or requires-grad inputs the registered op runs instead.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.overrides import TorchFunctionMode
+
+import fos_op
+import fos_reference as ref
+from fos_op import plan
+
+
+@pytest.fixture(autouse=True)
+def _fresh_plans():
+    fos_op.PLANS.clear()
+    yield
+    fos_op.PLANS.clear()
+
+
+def _x(shape=(32, 64), dtype=torch.bfloat16):
+    return (torch.randn(shape, generator=torch.Generator().manual_seed(0)) * 2).to(dtype)
+
+
+def _codes_equal(got, want):
+    return torch.equal(got[0], want[0]) and torch.equal(
+        got[1].view(torch.uint8), want[1].view(torch.uint8)
+    )
+
+
+def test_repeat_call_hits_one_plan():
+    x = _x()
+    g = ref.nan_amax(x)
+    for _ in range(3):
+        fos_op.quantize(x, g)
+    assert (fos_op.PLANS.misses, fos_op.PLANS.hits, len(fos_op.PLANS)) == (1, 2, 1)
+    fos_op.quantize(_x().add(1), g)  # new data, same metadata: the same plan
+    assert fos_op.PLANS.hits == 3
+
+
+def _variants():
+    """Calls that differ from the base call in exactly one piece of metadata."""
+    x = _x()
+    g = ref.nan_amax(x)
+    base = (x, g, {})
+    xt = x.t().contiguous().t()  # same shape and values, other strides
+    return base, [
+        ("strides", (xt, g, {})),
+        ("dtype", (x.float(), g, {})),
+        ("shape", (x[:16], g, {})),
+        ("N-D shape", (x.view(2, 16, 64), g, {})),
+        ("block", (x, g, {"block": "16x16"})),
+        ("err_mode", (x, g, {"err_mode": "mse"})),
+        ("bound", (x, g, {"e4m3_scale_bound": 448})),
+        ("amax shape", (x, g.reshape(1), {})),
+        ("amax row", (x, ref.nan_amax(x, dim=-1), {})),
+        ("amax strides", (x, ref.nan_amax(x, dim=-1).repeat_interleave(2)[::2], {})),
+        ("strict", (x, g, {"strict": True})),
+    ]
+
+
+def test_every_metadata_change_is_a_miss_and_fits():
+    (x, g, knobs), variants = _variants()
+    fos_op.quantize(x, g, **knobs)
+    seen = set(fos_op.PLANS.keys())
+    for name, (vx, vg, vknobs) in variants:
+        misses = fos_op.PLANS.misses
+        got = fos_op.quantize(vx, vg, **vknobs)
+        assert fos_op.PLANS.misses == misses + 1, f"{name}: served a cached plan"
+        vknobs.pop("strict", None)
+        assert _codes_equal(got, ref.quantize(vx, vg, **vknobs)), name
+        new = set(fos_op.PLANS.keys()) - seen
+        assert len(new) == 1, name
+        seen |= new
+
+
+@pytest.mark.parametrize(
+    "bad, exc, match",
+    [
+        ({"e4m3_scale_bound": 256.0}, ValueError, "e4m3_scale_bound must be one of"),
+        ({"e4m3_scale_bound": True}, ValueError, "e4m3_scale_bound must be one of"),
+        ({"block": ["1x16"]}, ValueError, "block must be one of"),
+    ],
+)
+def test_equal_hashing_knobs_do_not_hit_a_valid_plan(bad, exc, match):
+    """256.0 == 256 and True == 1 in a dict: the key keeps each knob's type."""
+    x = _x()
+    g = ref.nan_amax(x)
+    fos_op.quantize(x, g)
+    fos_op.quantize(x, g, e4m3_scale_bound=448)
+    with pytest.raises(exc, match=match):
+        fos_op.quantize(x, g, **bad)
+
+
+def test_bad_input_never_reaches_a_cached_plan():
+    x = _x()
+    g = ref.nan_amax(x)
+    fos_op.quantize(x, g)
+    with pytest.raises(TypeError, match="global_amax must be float32"):
+        fos_op.quantize(x, g.double())
+    with pytest.raises(ValueError, match="global_amax must hold one element"):
+        fos_op.quantize(x.view(2, 16, 64), ref.nan_amax(x, dim=-1))  # flattened (R,) amax
+    with pytest.raises(ValueError, match="global_amax must be on"):
+        fos_op.quantize(x, g.to("meta"))
+    with pytest.raises(TypeError, match="dim must be None or an int"):
+        fos_op.nan_amax(x, True)
+    assert fos_op.PLANS.misses == 1
+
+
+def test_each_op_keys_its_own_metadata():
+    x = _x((2, 16, 32))
+    g = ref.nan_amax(x)
+    codes, scales = fos_op.quantize(x, g)
+    fos_op.dequantize(codes, scales, g)
+    fos_op.dequantize(codes, scales, g, out_dtype=torch.float32)
+    fos_op.fake_quantize(x, g)
+    fos_op.fake_quantize(x, g, out_dtype=torch.float16)
+    fos_op.fake_quantize(x)  # + the per-tensor amax plan; its 0-d amax fits the first plan
+    fos_op.nan_amax(x)
+    fos_op.nan_amax(x, -1)
+    fos_op.quantize_with_amax(x)  # + its own plan
+    fos_op.quantize_with_amax(x, dim=-1)  # + a row-scaled quantize plan
+    ops = sorted(k[0] for k in fos_op.PLANS.keys())  # noqa: SIM118
+    assert ops == sorted(["quantize", "dequantize", "dequantize", "fake_quantize",
+                          "fake_quantize", "nan_amax", "nan_amax",
+                          "quantize_with_amax", "quantize_with_amax", "quantize"])  # fmt: skip
+
+
+def test_strict_is_part_of_the_key(monkeypatch):
+    x = _x()
+    g = ref.nan_amax(x)
+    fos_op.quantize(x, g)
+    monkeypatch.setenv("FOS_STRICT", "1")
+    fos_op.quantize(x, g)
+    assert fos_op.PLANS.misses == 2
+
+
+def test_kernel_source_is_part_of_the_key(monkeypatch):
+    """Replacing ``dispatch.cutedsl`` (as the GPU tests do to force the reference) misses."""
+    x = _x()
+    g = ref.nan_amax(x)
+    fos_op.quantize(x, g)
+    monkeypatch.setattr(fos_op.dispatch, "cutedsl", lambda: (None, "pretend it is missing"))
+    fos_op.quantize(x, g)
+    assert fos_op.PLANS.misses == 2
+
+
+def test_non_eager_calls_go_through_the_op():
+    x = _x()
+    assert plan.eager(x)
+    assert not plan.eager(x.clone().requires_grad_())
+
+    class Mode(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    with Mode():
+        assert not plan.eager(x)
+        fos_op.quantize(x, ref.nan_amax(x))
+    assert len(fos_op.PLANS) == 1  # the op's real impl plans too: one entry, reached via the op
+
+    class Sub(torch.Tensor):
+        pass
+
+    assert not plan.eager(x.as_subclass(Sub))
+
+
+def test_plan_cache_is_bounded():
+    cache = plan.PlanCache(maxsize=2)
+    for i in range(5):
+        assert cache.get(i, lambda i=i: lambda: i)() == i
+    assert len(cache) <= 2 and cache.misses == 5

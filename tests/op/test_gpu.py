@@ -113,7 +113,7 @@ def test_second_device():
     assert got[0].device == x1.device and _same(got, want)
 
 
-ND_SHAPES = [(96, 256), (2, 48, 256), (4, 4, 2, 128)]
+ND_SHAPES = [(96, 256), (2, 48, 256), (4, 6, 4, 256)]
 
 
 @_needs("nan_amax")

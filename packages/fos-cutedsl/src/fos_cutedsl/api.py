@@ -287,7 +287,9 @@ def launch_nan_amax(x2d: torch.Tensor, out_f32: torch.Tensor, per_row: bool) -> 
         out_f32.zero_()
         if x2d.numel() == 0:
             return
-        x2d = x2d.reshape(1, -1)  # per tensor: one flat row (whole vectors in total)
+        # Per tensor: rows of one 16-byte vector (whole vectors in total; both
+        # sizes stay far below 2^31 however large x is).
+        x2d = x2d.reshape(-1, _VECTOR_BYTES // x2d.element_size())
         rows, cols = x2d.shape
     elif rows == 0:
         return

@@ -32,7 +32,7 @@ from fos_reference.validation import (
 from . import dispatch
 from .dispatch import KERNEL, REFERENCE, Decision, decide, enforce
 from .plan import PLANS, tensor_key
-from .shapes import amax_output, dequantize_output, fake_quantize_output, quantize_outputs
+from .shapes import amax_output, dequantize_output, fake_quantize_output
 
 ALIGN_BYTES = 16
 
@@ -69,6 +69,19 @@ def _kernel_module():
     return dispatch.cutedsl()[0]
 
 
+def _declined(verdict: tuple[bool, str], x: torch.Tensor, strict: bool) -> bool:
+    """Whether the kernel declined the laid-out inputs (``can_run_*``); raises in strict mode.
+
+    The plan's inputs are laid out (contiguous, aligned) before the kernel's own
+    check, so what it can still refuse depends on shapes alone: the same for
+    every call the plan serves.
+    """
+    ok, why = verdict
+    if not ok:
+        enforce(Decision(REFERENCE, f"the kernel declined: {why}"), x, strict)
+    return not ok
+
+
 # --------------------------------------------------------------------------- nan_amax
 
 
@@ -86,10 +99,13 @@ def _nan_amax_plan(x: torch.Tensor, dim: int | None, strict: bool) -> Callable:
     if decision.path != KERNEL:
         enforce(decision, x, strict)
         return lambda x: fos_reference.nan_amax(x, dim)
-    launch = _kernel_module().launch_nan_amax
+    module = _kernel_module()
     per_row = dim is not None
     cols = x.shape[-1] if x.dim() else 1
     rows = x.numel() // cols
+    if _declined(module.can_run_nan_amax(_rows(x, rows, cols), 1 if per_row else None), x, strict):
+        return lambda x: fos_reference.nan_amax(x, dim)
+    launch = module.launch_nan_amax
 
     def run(x: torch.Tensor) -> torch.Tensor:
         out = amax_output(x, dim)
@@ -124,22 +140,40 @@ def _quantize_launcher(module, x2, amax, block, err_mode, bound) -> Callable:
 def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     decision = resolve_quantize(x, global_amax, block, err_mode, bound)
     knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
+
+    def reference(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return fos_reference.quantize(x, g, **knobs)
+
     if decision.path != KERNEL:
         enforce(decision, x, strict)
-        return lambda x, g: fos_reference.quantize(x, g, **knobs)
+        return reference
+    module = _kernel_module()
     rows, cols = flat_rows(x.shape), x.shape[-1]
     n = global_amax.numel()
-    launch = _quantize_launcher(_kernel_module(), x, global_amax, block, err_mode, bound)
+    x2, g1 = _rows(x, rows, cols), _vec(global_amax, n)
+    if _declined(module.can_run(x2, g1, **knobs), x, strict):
+        return reference
+    launch = _quantize_launcher(module, x2, g1, block, err_mode, bound)
+    # Inputs already in the kernel's layout go straight in; outputs are allocated
+    # in it (2-D x: no reshaping views at all).
+    x_direct = x.dim() == 2 and x.stride() == (cols, 1)
+    g_direct = global_amax.dim() == 1 and global_amax.stride() == (1,)
+    flat = x.dim() == 2
+    lead, device = tuple(x.shape[:-1]), x.device
+    codes_shape, scales_shape = (*lead, cols // 2), (*lead, cols // 16)
 
     def run(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        codes, scales = quantize_outputs(x)
-        launch(
-            _rows(x, rows, cols),
-            _vec(g, n),
-            codes.as_strided((rows, cols // 2), (cols // 2, 1)),
-            scales.view(torch.uint8).as_strided((rows, cols // 16), (cols // 16, 1)),
-        )
-        return codes, scales
+        codes = torch.empty(codes_shape, dtype=torch.uint8, device=device)
+        scales = torch.empty(scales_shape, dtype=torch.uint8, device=device)
+        if not (x_direct and x.data_ptr() % ALIGN_BYTES == 0):
+            x = _rows(x, rows, cols)
+        if not g_direct:
+            g = _vec(g, n)
+        if flat:
+            launch(x, g, codes, scales)
+        else:
+            launch(x, g, codes.view(rows, cols // 2), scales.view(rows, cols // 16))
+        return codes, scales.view(torch.float8_e4m3fn)
 
     return run
 
@@ -206,9 +240,20 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
         return lambda c, s, g: fos_reference.dequantize(
             c, s, g, e4m3_scale_bound=bound, out_dtype=out_dtype
         )
-    launch = _kernel_module().launch_dequantize
+    module = _kernel_module()
     rows, half_cols = flat_rows(codes.shape), codes.shape[-1]
     n = global_amax.numel()
+    laid_out = (
+        _rows(codes, rows, half_cols),
+        _rows(scales.view(torch.uint8), rows, half_cols // 8).view(torch.float8_e4m3fn),
+        _vec(global_amax, n),
+    )
+    verdict = module.can_run_dequantize(*laid_out, e4m3_scale_bound=bound, out_dtype=out_dtype)
+    if _declined(verdict, codes, strict):
+        return lambda c, s, g: fos_reference.dequantize(
+            c, s, g, e4m3_scale_bound=bound, out_dtype=out_dtype
+        )
+    launch = module.launch_dequantize
 
     def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
         out = dequantize_output(c, out_dtype)
@@ -250,9 +295,15 @@ def _fake_quantize_plan(x, global_amax, block, err_mode, bound, out_dtype, stric
     if decision.path != KERNEL:
         enforce(decision, x, strict)
         return lambda x, g: fos_reference.fake_quantize(x, g, out_dtype=out_dtype, **knobs)
-    launch = _kernel_module().launch_fake_quantize
+    module = _kernel_module()
     rows, cols = flat_rows(x.shape), x.shape[-1]
     n = global_amax.numel()
+    verdict = module.can_run_fake_quantize(
+        _rows(x, rows, cols), _vec(global_amax, n), out_dtype=out_dtype, **knobs
+    )
+    if _declined(verdict, x, strict):
+        return lambda x, g: fos_reference.fake_quantize(x, g, out_dtype=out_dtype, **knobs)
+    launch = module.launch_fake_quantize
 
     def run(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
         out = fake_quantize_output(x, out_dtype)

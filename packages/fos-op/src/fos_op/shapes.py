@@ -1,7 +1,7 @@
 """Output shapes and dtypes, shared by the real ops and their fake impls so they cannot drift.
 
 Inputs are (..., C); every output keeps the leading shape ``x.shape[:-1]``.
-The real paths allocate through these helpers too (the kernel gets 2-D views).
+The real paths allocate the same shapes (the kernel gets 2-D views).
 """
 
 from __future__ import annotations

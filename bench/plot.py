@@ -39,6 +39,8 @@ def plot_ops(json_path: Path) -> Path:
 
     data = json.loads(Path(json_path).read_text())
     rows = [r for r in aggregate(data["records"]) if r["pct_of_copy"] is not None]
+    if not rows:
+        raise ValueError(f"{json_path}: no row has a % of copy (a CPU run?): nothing to plot")
     ops = list(dict.fromkeys(r["op"] for r in rows))
     cases = {op: list(dict.fromkeys(tuple(r[k] for k in CASE_FIELDS) for r in rows
                                     if r["op"] == op)) for op in ops}  # fmt: skip
@@ -72,7 +74,7 @@ def plot_ops(json_path: Path) -> Path:
         ax.set_xlim(0.05, 150)
         ax.axvline(100, color="gray", linestyle="--", linewidth=0.8)
         ax.set_title(op, fontsize=9, loc="left")
-        ax.legend(fontsize=6, loc="lower right")
+        ax.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5))
     copy = data.get("copy_tbps")
     axes[-1, 0].set_xlabel(
         f"% of device-to-device copy bandwidth ({copy:.2f} TB/s); hatched: not bit-exact"

@@ -105,3 +105,14 @@ def test_aggregate_worst_over_runs(summary):
     assert (row["us"], row["us_min"], row["us_max"]) == (11.0, 9.0, 14.0)
     assert (row["pct_of_copy"], row["pct_of_copy_min"]) == (72.0, 57.0)
     assert row["runs"] == 3 and row["buffers"] == 6 and row["bitwise_equal"] is False
+
+
+def test_plot_reads_the_committed_results(tmp_path, monkeypatch):
+    """The plot takes the committed GPU results too (records from before "op" are quantize)."""
+    pytest.importorskip("matplotlib")
+    monkeypatch.syspath_prepend(str(BENCH))
+    import plot
+
+    path = tmp_path / "h200.json"
+    path.write_text((BENCH / "results" / "h200.json").read_text())
+    assert plot.plot_ops(path).stat().st_size > 10_000

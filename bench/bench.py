@@ -1,21 +1,47 @@
-"""Benchmark four-over-six quantize against the memory-copy roofline.
+"""Benchmark every op a user runs against the memory-copy roofline, with in-run peers.
 
-For each configuration it first checks that fos (through ``fos_op``) gives the
-reference's bits, then times fos, the eager reference and (optionally)
-``torch.compile`` of the reference, with the device-to-device copy bandwidth
-measured in the same run as the roofline. Effective bytes = input read +
-codes written + scales written. fos is timed as a CUDA-graph replay of the op
-(``--no-graphs``: eager calls), so that the op layer's host time does not show
-up as launch gaps in the event window; the reference is timed eagerly.
-Results: a table on stdout, a JSON file (``bench/results/<gpu>.json``) and a
-PNG of % of roofline.
+Ops (each record's ``op``; bytes per element for a bf16 input):
 
-    python bench/bench.py                    # the full GPU sweep
-    python bench/bench.py --quick            # one shape per mode
-    python bench/bench.py --rows 32768 --cols 7168 --dtypes bfloat16
+=================  ============================================  =============
+op                 call                                          bytes / elt
+=================  ============================================  =============
+quantize           ``fos_op.quantize(x, amax)``                  2 + 0.5625
+nan_amax           ``fos_op.nan_amax(x, dim)``                   2
+dequantize         ``fos_op.dequantize(codes, scales, amax)``    0.5625 + 2
+fake_quantize      ``fos_op.fake_quantize(x, amax)``             2 + 2
+amax+quantize      ``fos_op.quantize_with_amax(x)``              2 + 2.5625
+quantize_row_amax  ``fos_op.quantize_with_amax(x, dim=-1)``      2.5625
+=================  ============================================  =============
 
-Without a GPU it runs the reference on the CPU at small shapes and says that
-the GPU rows were skipped.
+(0.5625 = codes 0.5 + scales 0.0625; amax+quantize reads x twice, since the
+per-tensor scale needs the whole tensor; quantize_row_amax is counted as one
+read.) For each case every implementation's output is first compared bit for
+bit with ``fos_reference`` on the same data (float outputs: NaN matches NaN),
+then timed:
+
+* ``fos``: the public op (``strict=True``), captured in a CUDA graph and timed
+  as its replay (outputs poisoned and checked after a replay first); never
+  timed if its bits differ (the run then exits 1). ``fos_cutedsl``: the fused
+  ``quantize_row_amax`` kernel called directly, where the package has it.
+* peers, timed in the same run: ``reference_compiled`` (``torch.compile`` of
+  the reference function: nan_amax, dequantize, fake_quantize, and quantize at
+  one shape), ``reference`` (eager, at the peer shapes only) and, if importable,
+  ``fouroversix`` (mit-han-lab's Triton 4/6, not exact, its own amax).
+
+Time: median of ``triton.testing.do_bench`` with the L2 flushed before each
+replay; ``l2="hot"`` rows (inputs under 60 MB) replay without the flush, so x
+is in L2 from the previous replay (as an activation just written). The copy
+roofline (a 2 GiB device-to-device copy, bytes read + written) is measured at
+the start of each run; ``pct_of_copy`` = the op's bytes / time over it.
+
+    python bench/bench.py                        # the full GPU sweep (~3 min on an H200)
+    python bench/bench.py --quick                # one shape per op, bf16
+    python bench/bench.py --repeat 3 --buffers 3 # spread: 3 runs x 3 fresh buffers per case
+    python bench/bench.py --ops quantize --rows 32768 --cols 7168 --dtypes bfloat16
+
+Output: a table on stdout, JSON (``--out``, rewritten after every case) and a
+PNG of % of copy per op beside it. Without a GPU it times the reference on the
+CPU at small shapes and says that the GPU rows were skipped.
 """
 
 from __future__ import annotations
@@ -26,98 +52,369 @@ import importlib.metadata
 import json
 import os
 import statistics
+import subprocess
 import sys
-from dataclasses import asdict, dataclass
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import torch
+from summary import aggregate
 
 import fos_op
 import fos_reference
 
 DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32, "float16": torch.float16}
-TRAINING_ROWS = (8192, 32768, 131072)
-TRAINING_COLS = (2048, 7168)
+OPS = ("quantize", "nan_amax", "dequantize", "fake_quantize", "amax+quantize", "quantize_row_amax")
+QUANTIZE_SHAPES = (
+    *((r, c) for r in (8192, 32768, 131072) for c in (2048, 7168)),
+    (8192, 4096),
+    (16384, 7168),
+)
+MSE_SHAPES = ((32768, 7168), (8192, 4096))
 SMALL_SHAPES = ((128, 256), (1024, 2048))
-# (block, row_scaled, err_mode)
-MODES = (("1x16", False, "mae"), ("1x16", True, "mae"), ("16x16", False, "mae"))
+#: Where the new ops are timed, and where the eager reference is timed for every op.
+PEER_SHAPES = ((32768, 7168), (32768, 2048))
+# (block, row_scaled) of quantize
+MODES = (("1x16", False), ("1x16", True), ("16x16", False))
+HOT_MAX_BYTES = 60e6  # inputs under this also get an l2="hot" row
+BOUND = 256
 RESULTS = Path(__file__).resolve().parent / "results"
+FOUROVERSIX = Path(__file__).resolve().parents[1] / "scratch" / "peers" / "fouroversix"
 
 
-@dataclass
-class Config:
+@dataclass(frozen=True, kw_only=True)
+class Case:
+    """One op at one shape, dtype and mode."""
+
+    op: str
     rows: int
     cols: int
-    block: str
-    row_scaled: bool
-    dtype: str
-    err_mode: str
+    dtype: str = "bfloat16"
+    block: str = "1x16"
+    row_scaled: bool = False
+    err_mode: str = "mae"
+    l2: str = "flushed"  # "hot": timed without flushing L2
 
     @property
     def bytes_moved(self) -> int:
-        elem = DTYPES[self.dtype].itemsize
+        """The fewest bytes the op must move (inputs read once, outputs written once)."""
         n = self.rows * self.cols
-        return n * elem + n // 2 + n // 16  # input, codes, scales
+        x = n * DTYPES[self.dtype].itemsize
+        packed = n // 2 + n // 16  # codes + scales
+        return {
+            "quantize": x + packed,
+            "nan_amax": x,
+            "dequantize": packed + x,  # x: the output, in the case's dtype
+            "fake_quantize": 2 * x,
+            "amax+quantize": 2 * x + packed,
+            "quantize_row_amax": x + packed,
+        }[self.op]
+
+    @property
+    def knobs(self) -> dict:
+        return {"block": self.block, "err_mode": self.err_mode, "e4m3_scale_bound": BOUND}
 
     def label(self) -> str:
         amax = "row" if self.row_scaled else "tensor"
-        return f"{self.rows}x{self.cols} {self.block} {amax} {self.dtype} {self.err_mode}"
+        hot = " hot" if self.l2 == "hot" else ""
+        mode = f"{self.block} {amax} {self.dtype} {self.err_mode}{hot}"
+        return f"{self.op} {self.rows}x{self.cols} {mode}"
 
 
-@dataclass
-class Record(Config):
-    """One timed implementation of one configuration (a row of the JSON file)."""
+@dataclass(frozen=True, kw_only=True)
+class Record(Case):
+    """One implementation of one case in one run (a row of the JSON file)."""
 
     impl: str
-    us: float
-    tbps: float
-    pct_of_copy: float
-    speedup_vs_reference: float | None
-    speedup_vs_reference_compiled: float | None
-    bitwise_equal: bool
-    timing: str = "eager"  # "graph": fos timed as one CUDA-graph replay (no host launch gaps)
+    timing: str  # "graph" (CUDA-graph replay), "eager" or "host" (CPU wall clock)
+    run: int
+    buffers: int  # freshly allocated inputs timed; us is their median
+    us: float | None
+    us_min: float | None
+    us_max: float | None
+    tbps: float | None
+    pct_of_copy: float | None  # from us; None on a CPU
+    pct_of_copy_min: float | None  # from us_max: the worst buffer
+    bitwise_equal: bool | None  # None: not comparable (another format)
+    speedup_vs_reference: float | None = None
+    speedup_vs_reference_compiled: float | None = None
+    note: str | None = None
 
 
-def gpu_configs(args: argparse.Namespace) -> list[Config]:
-    """The training shapes x modes x dtypes, mse at one shape, and the latency shapes."""
-    rows = args.rows or (TRAINING_ROWS[1:2] if args.quick else TRAINING_ROWS)
-    cols = args.cols or (TRAINING_COLS[1:] if args.quick else TRAINING_COLS)
-    configs = [
-        Config(r, c, block, row_scaled, dtype, err_mode)
-        for dtype in args.dtypes
-        for block, row_scaled, err_mode in MODES
-        for r in rows
-        for c in cols
+# --------------------------------------------------------------------------- cases
+
+
+def gpu_cases(args: argparse.Namespace) -> list[Case]:
+    """Quantize over shapes x modes x dtypes, mse, small shapes; the other ops; hot twins."""
+    quantize_shapes = QUANTIZE_SHAPES
+    if args.rows or args.cols:
+        rows = args.rows or sorted({r for r, _ in QUANTIZE_SHAPES})
+        cols = args.cols or sorted({c for _, c in QUANTIZE_SHAPES})
+        quantize_shapes = tuple((r, c) for r in rows for c in cols)
+    elif args.quick:
+        quantize_shapes = PEER_SHAPES[:1]
+    peer_shapes = PEER_SHAPES[:1] if args.quick else PEER_SHAPES
+    dtypes = ["bfloat16"] if args.quick else args.dtypes
+    cases = [
+        Case(op="quantize", rows=r, cols=c, dtype=dtype, block=block, row_scaled=row_scaled)
+        for dtype in dtypes
+        for block, row_scaled in MODES
+        for r, c in quantize_shapes
     ]
-    if not args.rows and not args.cols:
-        configs.append(Config(32768, 7168, "1x16", False, "bfloat16", "mse"))
-        configs += [Config(r, c, "1x16", False, "bfloat16", "mae") for r, c in SMALL_SHAPES]
-    return configs
+    if not (args.quick or args.rows or args.cols):
+        cases += [
+            Case(op="quantize", rows=r, cols=c, block=block, row_scaled=row_scaled, err_mode="mse")
+            for r, c in MSE_SHAPES
+            for block, row_scaled in MODES
+        ]
+        cases += [Case(op="quantize", rows=r, cols=c) for r, c in SMALL_SHAPES]
+    for r, c in peer_shapes:
+        cases += [
+            Case(op="nan_amax", rows=r, cols=c),
+            Case(op="nan_amax", rows=r, cols=c, row_scaled=True),
+            Case(op="dequantize", rows=r, cols=c),
+            Case(op="fake_quantize", rows=r, cols=c),
+            Case(op="fake_quantize", rows=r, cols=c, block="16x16"),
+            Case(op="amax+quantize", rows=r, cols=c),
+            Case(op="quantize_row_amax", rows=r, cols=c, row_scaled=True),
+        ]
+    cases = [c for c in cases if c.op in args.ops]
+    hot = [
+        replace(c, l2="hot")
+        for c in cases
+        if c.rows * c.cols * DTYPES[c.dtype].itemsize < HOT_MAX_BYTES and not args.no_hot
+    ]
+    return cases + hot
 
 
-def make_inputs(cfg: Config, device: str, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Random normal input (never zeros: they hide unwritten outputs) and its amax."""
+def cpu_cases(args: argparse.Namespace) -> list[Case]:
+    """Every op at the small shapes (one with --quick), bf16, for the reference on the CPU."""
+    cases = []
+    for r, c in SMALL_SHAPES[:1] if args.quick else SMALL_SHAPES:
+        cases += [Case(op="quantize", rows=r, cols=c, block=b, row_scaled=rs) for b, rs in MODES]
+        cases += [
+            Case(op="nan_amax", rows=r, cols=c),
+            Case(op="nan_amax", rows=r, cols=c, row_scaled=True),
+            Case(op="dequantize", rows=r, cols=c),
+            Case(op="fake_quantize", rows=r, cols=c),
+            Case(op="fake_quantize", rows=r, cols=c, block="16x16"),
+            Case(op="amax+quantize", rows=r, cols=c),
+            Case(op="quantize_row_amax", rows=r, cols=c, row_scaled=True),
+        ]
+    return [c for c in cases if c.op in args.ops]
+
+
+# --------------------------------------------------------------------------- the calls
+
+
+def _reference_amax_quantize(x, *, block, err_mode, e4m3_scale_bound, dim=None):
+    """The oracle of ``fos_op.quantize_with_amax``: ``(codes, scales, amax)``."""
+    amax = fos_reference.nan_amax(x, dim)
+    codes, scales = fos_reference.quantize(
+        x, amax, block=block, err_mode=err_mode, e4m3_scale_bound=e4m3_scale_bound
+    )
+    return codes, scales, amax
+
+
+def _reference_row_amax_quantize(x, **knobs):
+    return _reference_amax_quantize(x, dim=-1, **knobs)
+
+
+def _fos_row_amax_quantize(x, **kwargs):
+    return fos_op.quantize_with_amax(x, dim=-1, **kwargs)
+
+
+# op -> (reference function, fos_op function); both take op_args(case, inputs)
+FUNCTIONS = {
+    "quantize": (fos_reference.quantize, fos_op.quantize),
+    "nan_amax": (fos_reference.nan_amax, fos_op.nan_amax),
+    "dequantize": (fos_reference.dequantize, fos_op.dequantize),
+    "fake_quantize": (fos_reference.fake_quantize, fos_op.fake_quantize),
+    "amax+quantize": (_reference_amax_quantize, fos_op.quantize_with_amax),
+    "quantize_row_amax": (_reference_row_amax_quantize, _fos_row_amax_quantize),
+}
+
+
+def make_inputs(case: Case, device: str, seed: int) -> dict[str, torch.Tensor]:
+    """Random normal x (never zeros: they hide unwritten outputs) and what the op needs of it."""
     gen = torch.Generator(device=device).manual_seed(seed)
-    x = torch.randn(cfg.rows, cfg.cols, device=device, generator=gen).to(DTYPES[cfg.dtype])
-    gamax = fos_reference.nan_amax(x, dim=1) if cfg.row_scaled else fos_reference.nan_amax(x)
-    return x, gamax
+    x = torch.randn(case.rows, case.cols, device=device, generator=gen).to(DTYPES[case.dtype])
+    inputs = {"x": x}
+    if case.op in ("quantize", "fake_quantize", "dequantize"):
+        inputs["amax"] = fos_reference.nan_amax(x, -1 if case.row_scaled else None)
+    if case.op == "dequantize":
+        codes, scales = fos_reference.quantize(x, inputs["amax"], **case.knobs)
+        inputs = {"codes": codes, "scales": scales, "amax": inputs["amax"]}
+    return inputs
 
 
-def time_us(fn, device: str, reps: int) -> float:
-    """Median time of ``fn`` in microseconds, with the L2 cache flushed before each run."""
+def op_args(case: Case, inputs: dict) -> tuple[tuple, dict]:
+    """The positional and keyword arguments every implementation of ``case.op`` takes."""
+    if case.op == "nan_amax":
+        return (inputs["x"], -1 if case.row_scaled else None), {}
+    if case.op == "dequantize":
+        kwargs = {"e4m3_scale_bound": BOUND, "out_dtype": DTYPES[case.dtype]}
+        return (inputs["codes"], inputs["scales"], inputs["amax"]), kwargs
+    if case.op in ("quantize", "fake_quantize"):
+        return (inputs["x"], inputs["amax"]), case.knobs
+    return (inputs["x"],), case.knobs
+
+
+class Peers:
+    """The in-run peers: compiled reference functions (one per op, kept across shapes and runs)
+    and mit-han-lab/fouroversix when it imports."""
+
+    def __init__(self, compiled: bool, fouroversix: bool):
+        self.compiled_on = compiled
+        self._compiled: dict[str, Callable] = {}
+        self.fouroversix, self.fouroversix_why = (None, "off")
+        if fouroversix:
+            self.fouroversix, self.fouroversix_why = _import_fouroversix()
+
+    def compiled(self, case: Case) -> Callable | None:
+        """``torch.compile`` of the reference function of ``case.op``, where it is a peer."""
+        at_one_shape = (case.rows, case.cols, case.dtype) == (*PEER_SHAPES[0], "bfloat16")
+        # the expensive compiles (the whole quantize) at one shape only, but 1x16 fake_quantize
+        wanted = {
+            "nan_amax": True,
+            "dequantize": True,
+            "fake_quantize": case.block == "1x16" or at_one_shape,
+            "quantize": at_one_shape and case.block == "1x16" and not case.row_scaled,
+        }.get(case.op, False)
+        if not (self.compiled_on and wanted and case.l2 == "flushed" and case.err_mode == "mae"):
+            return None
+        if case.op not in self._compiled:
+            self._compiled[case.op] = torch.compile(FUNCTIONS[case.op][0], dynamic=False)
+        return self._compiled[case.op]
+
+    def fouroversix_call(self, case: Case, x: torch.Tensor) -> Callable | None:
+        """fouroversix's Triton quantize of x (its own amax), for the per-tensor amax+quantize."""
+        if self.fouroversix is None or case.op != "amax+quantize" or case.l2 != "flushed":
+            return None
+        f46 = self.fouroversix
+        try:
+            rule = getattr(f46.ScaleRule, case.err_mode, None) or next(iter(f46.ScaleRule))
+            config = f46.QuantizationConfig(backend=f46.QuantizeBackend.triton, scale_rule=rule)
+        except Exception as exc:  # another version of its API: skip the peer, say why
+            self.fouroversix, self.fouroversix_why = None, f"{type(exc).__name__}: {exc}"
+            return None
+        return lambda: f46.quantize(x, config)
+
+
+def _import_fouroversix():
+    """(module, "") or (None, why not): installed, or its sources under scratch/peers/."""
+    try:
+        import fouroversix
+
+        return fouroversix, ""
+    except Exception as exc:  # an optional peer: any failure only skips it
+        installed_why = f"{type(exc).__name__}: {exc}"
+    if not FOUROVERSIX.is_dir():
+        return None, f"not installed ({installed_why}) and {FOUROVERSIX} absent"
+    sys.path.insert(0, str(FOUROVERSIX / "src"))  # the peer's own checkout, never vendored
+    try:
+        import fouroversix
+
+        return fouroversix, ""
+    except Exception as exc:
+        return None, f"{FOUROVERSIX}: {type(exc).__name__}: {exc}"
+
+
+# --------------------------------------------------------------------------- bits
+
+
+def _tensors(out) -> list[torch.Tensor]:
+    return list(out) if isinstance(out, tuple | list) else [out]
+
+
+def same_bits(got, want) -> bool:
+    """Same shapes, dtypes and bits; in float outputs NaN matches NaN (SPEC: only NaN-ness)."""
+    got, want = _tensors(got), _tensors(want)
+    if len(got) != len(want):
+        return False
+    for a, b in zip(got, want, strict=True):
+        if not isinstance(a, torch.Tensor) or a.shape != b.shape or a.dtype != b.dtype:
+            return False
+        ints = {1: torch.uint8, 2: torch.int16, 4: torch.int32}[a.element_size()]
+        same = a.reshape(-1).view(ints) == b.reshape(-1).view(ints)
+        if a.dtype in (torch.bfloat16, torch.float16, torch.float32):
+            same |= torch.isnan(a.reshape(-1)) & torch.isnan(b.reshape(-1))
+        if not bool(same.all()):
+            return False
+    return True
+
+
+def poison(out) -> None:
+    """Fill every output byte with 0xAB, so that a replay that skips one is caught."""
+    for t in _tensors(out):
+        if isinstance(t, torch.Tensor):
+            t.reshape(-1).view(torch.uint8).fill_(0xAB)
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def time_us(fn, device: str, reps: int = 10, *, flush: bool = True) -> float:
+    """Median time of ``fn`` in microseconds over about ``reps`` x 10 ms of runs.
+
+    ``flush``: the L2 cache is flushed before each run (``triton.testing.do_bench``);
+    otherwise runs follow each other with the L2 as the last one left it.
+    """
     if device == "cpu":
-        import time
-
         fn()
         samples = []
-        for _ in range(reps):
+        for _ in range(max(reps, 1)):
             t0 = time.perf_counter()
             fn()
             samples.append((time.perf_counter() - t0) * 1e6)
         return statistics.median(samples)
+    if not flush:
+        return hot_us(fn, budget_ms=10 * reps)
     from triton.testing import do_bench
 
     return do_bench(fn, warmup=25, rep=max(reps, 1) * 10, return_mode="median") * 1e3
+
+
+# A spin kernel before each unflushed run lets the host enqueue the run before the
+# GPU reaches it, so the events time the run, not the launch (it touches no memory).
+_LEAD_CYCLES = 40_000
+
+
+def event_median_us(fn, reps: int, flush: Callable | None = None) -> float:
+    """Median of ``reps`` event-timed runs; ``flush`` (or a spin) before each."""
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for start, end in zip(starts, ends, strict=True):
+        if flush is None:
+            torch.cuda._sleep(_LEAD_CYCLES)
+        else:
+            flush()
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends, strict=True))
+
+
+def hot_us(fn, budget_ms: float) -> float:
+    """Median time without flushing L2 (x stays cached from the previous run)."""
+    for _ in range(3):
+        fn()
+    estimate = event_median_us(fn, 5)
+    reps = int(min(max(budget_ms * 1e3 / (estimate + 25), 20), 5000))
+    return event_median_us(fn, reps)
+
+
+class Flush:
+    """A 256 MB buffer zeroed before each timed run of the slow peers (as do_bench does)."""
+
+    def __init__(self, device: str):
+        self.buffer = torch.empty(256 << 20, dtype=torch.int8, device=device)
+
+    def __call__(self) -> None:
+        self.buffer.zero_()
 
 
 def graphed(fn):
@@ -137,7 +434,8 @@ def graphed(fn):
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
             out = fn()
-    except RuntimeError:
+    except Exception:  # any capture failure: time eagerly
+        torch.cuda.synchronize()
         return None
     return graph.replay, out
 
@@ -151,114 +449,235 @@ def copy_tbps(device: str) -> float:
     return 2 * n * 4 / (us * 1e-6) / 1e12
 
 
-def same_bits(a: tuple[torch.Tensor, torch.Tensor], b: tuple[torch.Tensor, torch.Tensor]) -> bool:
-    return torch.equal(a[0], b[0]) and torch.equal(a[1].view(torch.uint8), b[1].view(torch.uint8))
+# --------------------------------------------------------------------------- one case
 
 
-def run_config(
-    cfg: Config, args: argparse.Namespace, device: str, roof: float
-) -> tuple[list[Record], list[str]]:
-    """Check each implementation's bits, then time the exact ones; also return the failures."""
-    x, gamax = make_inputs(cfg, device, seed=args.seed)
-    knobs = {"block": cfg.block, "err_mode": cfg.err_mode, "e4m3_scale_bound": 256}
-    reference = fos_reference.quantize(x, gamax, **knobs)
+def implementations(case: Case, inputs: dict, peers: Peers, device: str, with_peers: bool):
+    """impl name -> zero-argument call: fos (on a GPU), and the peers if ``with_peers``."""
+    ref_fn, fos_fn = FUNCTIONS[case.op]
+    args, kwargs = op_args(case, inputs)
     impls = {}
     if device == "cuda":
-        impls["fos"] = lambda: fos_op.quantize(x, gamax, strict=True, **knobs)
-    elems = cfg.rows * cfg.cols
-    if elems <= args.reference_max_elems or device == "cpu":
-        impls["reference"] = lambda: fos_reference.quantize(x, gamax, **knobs)
-    compiled_here = args.compiled and (cfg.rows, cfg.cols, cfg.block) == (32768, 7168, "1x16")
-    if compiled_here and device == "cuda" and not cfg.row_scaled and cfg.err_mode == "mae":
-        compiled = torch.compile(fos_reference.quantize, dynamic=False)
-        impls["reference_compiled"] = lambda: compiled(x, gamax, **knobs)
+        impls["fos"] = lambda: fos_fn(*args, **kwargs, strict=True)
+        kernels = getattr(fos_op.dispatch.cutedsl()[0], "KERNELS", frozenset())
+        if case.op == "quantize_row_amax" and "quantize_row_amax" in kernels:
+            fused = fos_op.dispatch.cutedsl()[0].quantize_row_amax
+            x, bound = inputs["x"], kwargs["e4m3_scale_bound"]
+            impls["fos_cutedsl"] = lambda: fused(x, err_mode=case.err_mode, e4m3_scale_bound=bound)
+    if not with_peers:
+        return impls
+    compiled = peers.compiled(case) if device == "cuda" else None
+    if compiled is not None:
+        impls["reference_compiled"] = lambda: compiled(*args, **kwargs)
+    four = peers.fouroversix_call(case, inputs.get("x")) if device == "cuda" else None
+    if four is not None:
+        impls["fouroversix"] = four
+    at_peer_shape = (case.rows, case.cols) in PEER_SHAPES and case.dtype == "bfloat16"
+    if device == "cpu" or (at_peer_shape and case.l2 == "flushed" and case.err_mode == "mae"):
+        impls["reference"] = lambda: ref_fn(*args, **kwargs)
+    return impls
 
-    times, equal, failures, timing = {}, {}, [], {}
-    for impl, fn in impls.items():
-        equal[impl] = same_bits(fn(), reference)
-        if impl == "fos" and not equal[impl]:
-            failures.append(f"{cfg.label()}: fos is NOT bit-exact, no speed reported")
-            continue
-        timed, timing[impl] = fn, "eager"
-        if impl == "fos" and args.graphs:
-            captured = graphed(fn)
-            if captured is not None:
-                replay, out = captured
-                for codes in out:
-                    codes.view(torch.uint8).fill_(0xAB)  # poisoned: the replay must write them
-                replay()
-                if not same_bits(out, reference):
-                    failures.append(f"{cfg.label()}: fos graph replay is NOT bit-exact")
-                    continue
-                timed, timing[impl] = replay, "graph"
-        times[impl] = time_us(timed, device, reps=args.reps if impl == "fos" else 3)
-    del reference
+
+def _is_fos(impl: str) -> bool:
+    """Ours (the op, or the kernel called directly), as opposed to a peer."""
+    return impl in ("fos", "fos_cutedsl")
+
+
+def run_case(case: Case, args, device: str, roof: float | None, peers: Peers, flush, run: int):
+    """Check each implementation's bits on each buffer, time the exact fos ones and every peer."""
+    buffers = args.buffers if device == "cuda" else 1
+    times: dict[str, list[float]] = {}
+    equal: dict[str, bool | None] = {}
+    timing: dict[str, str] = {}
+    notes: dict[str, str] = {}
+    failures: list[str] = []
+    kept = []  # every buffer stays allocated until the case ends, so each lands elsewhere
+    for k in range(buffers):
+        inputs = make_inputs(case, device, seed=args.seed + 1000 * run + k)
+        kept.append(inputs)
+        args_, kwargs = op_args(case, inputs)
+        want = FUNCTIONS[case.op][0](*args_, **kwargs)
+        peers_too = k == 0 and run == 0  # peers: once per case
+        for impl, fn in implementations(case, inputs, peers, device, peers_too).items():
+            is_fos = _is_fos(impl)
+            try:
+                got = fn()
+            except fos_op.FallbackError as exc:  # no kernel for this op yet: said, not failed
+                notes[impl] = str(exc)
+                equal.setdefault(impl, None)
+                continue
+            except Exception as exc:  # a peer that fails is reported
+                notes[impl] = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+                equal.setdefault(impl, None)
+                if is_fos:
+                    failures.append(f"{case.label()} {impl}: {notes[impl]}")
+                continue
+            exact = None if impl == "fouroversix" else same_bits(got, want)
+            del got
+            timed, how = fn, "eager" if device == "cuda" else "host"
+            if device == "cuda" and impl != "reference":
+                captured = graphed(fn)
+                if captured is not None:
+                    replay, out = captured
+                    if exact is not None:
+                        poison(out)
+                        replay()
+                        exact = exact and same_bits(out, want)
+                    timed, how = replay, "graph"
+            equal[impl] = exact if equal.get(impl, True) is not False else False
+            timing[impl] = how
+            if is_fos and not exact:
+                failures.append(f"{case.label()} {impl}: NOT bit-exact (buffer {k}), not timed")
+                continue
+            hot = case.l2 == "hot"
+            if impl == "reference":
+                us = time_us(fn, device, 1) if device == "cpu" else event_median_us(fn, 3, flush)
+            else:
+                us = time_us(timed, device, args.reps, flush=not hot)
+            times.setdefault(impl, []).append(us)
+        del want
+    del kept
+    if device == "cuda":
+        torch.cuda.empty_cache()
+    return _records(case, run, times, equal, timing, notes, roof), failures
+
+
+def _records(case, run, times, equal, timing, notes, roof) -> list[Record]:
+    """One record per implementation; fos rows that differed anywhere get no time."""
+
+    def pct(us: float | None) -> float | None:
+        return None if us is None or not roof else 100 * case.bytes_moved / (us * 1e6) / roof
+
+    medians = {impl: statistics.median(us) for impl, us in times.items()}
     records = []
-    for impl, us in times.items():
-        tbps = cfg.bytes_moved / (us * 1e-6) / 1e12
-        speedup = times["reference"] / us if "reference" in times else None
-        vs_compiled = times.get("reference_compiled", 0) / us or None
+    for impl, exact in equal.items():
+        us_all = [] if exact is False and _is_fos(impl) else times.get(impl, [])
+        us = statistics.median(us_all) if us_all else None
+        us_max = max(us_all) if us_all else None
         records.append(
-            Record(**asdict(cfg), impl=impl, us=us, tbps=tbps, pct_of_copy=100 * tbps / roof,
-                   speedup_vs_reference=speedup, speedup_vs_reference_compiled=vs_compiled,
-                   bitwise_equal=equal[impl], timing=timing[impl])
+            Record(**asdict(case), impl=impl, timing=timing.get(impl, "-"), run=run,
+                   buffers=len(us_all), us=us, us_min=min(us_all) if us_all else None,
+                   us_max=us_max, tbps=case.bytes_moved / (us * 1e6) if us else None,
+                   pct_of_copy=pct(us), pct_of_copy_min=pct(us_max), bitwise_equal=exact,
+                   speedup_vs_reference=_ratio(medians.get("reference"), us),
+                   speedup_vs_reference_compiled=_ratio(medians.get("reference_compiled"), us),
+                   note=notes.get(impl))
         )  # fmt: skip
-    return records, failures
+    return records
 
 
-def print_table(records: list[Record]) -> None:
-    head = f"{'rows':>7} {'cols':>5} {'block':>5} {'amax':>6} {'dtype':>8} {'err':>3} "
-    head += f"{'impl':>18} {'us':>10} {'TB/s':>6} {'%copy':>6} "
-    head += f"{'x ref':>7} {'x comp':>7} {'exact':>5}"
-    print(head)
-    for r in records:
-        speed = f"{r.speedup_vs_reference:7.1f}" if r.speedup_vs_reference else "      -"
-        c = r.speedup_vs_reference_compiled
-        vs_compiled = f"{c:7.1f}" if c else "      -"
-        print(
-            f"{r.rows:>7} {r.cols:>5} {r.block:>5} {'row' if r.row_scaled else 'tensor':>6} "
-            f"{r.dtype:>8} {r.err_mode:>3} {r.impl:>18} {r.us:10.1f} {r.tbps:6.3f} "
-            f"{r.pct_of_copy:6.1f} {speed} {vs_compiled} {'yes' if r.bitwise_equal else 'NO':>5}"
-        )
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a and b else None
 
 
-def main() -> int:
+# --------------------------------------------------------------------------- output
+
+
+def print_table(rows: list[dict]) -> None:
+    """One line per (case, impl): the aggregated rows (``summary.aggregate``)."""
+    print(f"{'op':>17} {'shape':>11} {'dtype':>8} {'block':>5} {'amax':>6} {'err':>3} "
+          f"{'l2':>7} {'impl':>18} {'us':>9} {'min-max us':>15} {'%copy':>6} {'worst':>6} "
+          "exact")  # fmt: skip
+    for r in rows:
+        us = f"{r['us']:9.1f}" if r["us"] is not None else "        -"
+        spread = f"{r['us_min']:.1f}-{r['us_max']:.1f}" if r["us"] is not None else "-"
+        pct = f"{r['pct_of_copy']:6.1f}" if r["pct_of_copy"] is not None else "     -"
+        worst = f"{r['pct_of_copy_min']:6.1f}" if r["pct_of_copy_min"] is not None else "     -"
+        exact = {None: "-", True: "yes", False: "NO"}[r["bitwise_equal"]]
+        line = (f"{r['op']:>17} {r['rows']:>5}x{r['cols']:<5} {r['dtype']:>8} {r['block']:>5} "
+                f"{'row' if r['row_scaled'] else 'tensor':>6} {r['err_mode']:>3} {r['l2']:>7} "
+                f"{r['impl']:>18} {us} {spread:>15} {pct} {worst} {exact:>5}")  # fmt: skip
+        print(line + (f"  ({r['note'][:60]})" if r["note"] and r["us"] is None else ""))
+
+
+def commit() -> str | None:
+    """``FOS_COMMIT``, else ``git describe`` of the working tree (with -dirty), else None."""
+    if os.environ.get("FOS_COMMIT"):
+        return os.environ["FOS_COMMIT"]
+    try:
+        done = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--abbrev=12"],
+            cwd=Path(__file__).resolve().parent, capture_output=True, text=True, timeout=10,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def header(device: str, gpu: str, roofs: list[float | None], peers: Peers) -> dict:
+    module = fos_op.dispatch.cutedsl()[0]
+    return {
+        "device": gpu,
+        "gpu": gpu,
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "cutedsl": _version("nvidia-cutlass-dsl"),
+        "triton": _version("triton"),
+        "fos_op": fos_op.__version__,
+        "fos_cutedsl": getattr(module, "__version__", None),
+        "kernels": sorted(getattr(module, "KERNELS", ())),
+        "commit": commit(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "copy_tbps": roofs[0],
+        "copy_tbps_runs": roofs,
+        "fouroversix": peers.fouroversix_why or "imported",
+        "command": " ".join(["python", *sys.argv]),
+    }
+
+
+def write_json(path: Path, payload: dict) -> None:
+    """Write atomically (a run cut short by a timeout leaves the last whole file)."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(payload, indent=1) + "\n")
+    tmp.replace(path)
+
+
+def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--rows", type=int, nargs="*", help="row counts (default: training shapes)")
-    parser.add_argument("--cols", type=int, nargs="*", help="column counts")
-    parser.add_argument("--dtypes", nargs="*", default=["bfloat16", "float32"], choices=DTYPES)
-    parser.add_argument("--quick", action="store_true", help="one training shape per mode")
-    parser.add_argument(
-        "--compiled",
-        action="store_true",
-        help="also time torch.compile(reference) at 32768x7168 1x16 per-tensor (compiles are slow)",
-    )
-    parser.add_argument("--reference-max-elems", type=float, default=2.5e8,
-                        help="time the reference only up to this many elements")  # fmt: skip
-    parser.add_argument("--reps", type=int, default=50)
-    parser.add_argument(
-        "--graphs",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="time fos as a CUDA-graph replay (default; --no-graphs: eager calls)",
-    )
+    parser.add_argument("--ops", nargs="+", default=list(OPS), choices=OPS)
+    parser.add_argument("--rows", type=int, nargs="*", help="quantize row counts")
+    parser.add_argument("--cols", type=int, nargs="*", help="quantize column counts")
+    parser.add_argument("--dtypes", nargs="+", default=list(DTYPES), choices=DTYPES,
+                        help="quantize input dtypes (the other ops: bfloat16)")  # fmt: skip
+    parser.add_argument("--quick", action="store_true", help="one shape per op, bfloat16")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of the whole loop")
+    parser.add_argument("--buffers", type=int, default=1, help="fresh input buffers per case")
+    parser.add_argument("--reps", type=int, default=10, help="do_bench time per row, x 10 ms")
+    parser.add_argument("--compiled", action=argparse.BooleanOptionalAction, default=True,
+                        help="torch.compile'd reference peers (default on)")  # fmt: skip
+    parser.add_argument("--fouroversix", action=argparse.BooleanOptionalAction, default=True,
+                        help="the fouroversix peer, when it imports (default on)")  # fmt: skip
+    parser.add_argument("--no-hot", action="store_true", help="skip the l2=hot rows")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="JSON path (default: bench/results/<gpu>.json)")
-    args = parser.parse_args()
+    parser.add_argument("--no-plot", action="store_true")
+    return parser.parse_args(argv)
 
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     if device == "cpu":
         print("no GPU: timing the reference on the CPU at small shapes; GPU rows skipped")
-        configs = [
-            Config(r, c, b, rs, "bfloat16", e) for r, c in SMALL_SHAPES for b, rs, e in MODES
-        ]
-        roof, gpu = copy_tbps("cpu"), "cpu"
+        cases, gpu = cpu_cases(args), "cpu"
+        peers, flush = Peers(False, False), None
     else:
-        configs = gpu_configs(args)
-        roof, gpu = copy_tbps("cuda"), torch.cuda.get_device_name()
-    print(f"{gpu}: copy roofline {roof:.3f} TB/s (read + write)")
+        cases, gpu = gpu_cases(args), torch.cuda.get_device_name()
+        peers, flush = Peers(args.compiled, args.fouroversix), Flush(device)
+    name = gpu.lower().replace("nvidia ", "").replace(" ", "-")
+    out = args.out or RESULTS / f"{name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    print(f"{gpu}: {len(cases)} cases x {args.repeat} runs; fouroversix: "
+          f"{peers.fouroversix_why or 'imported'}")  # fmt: skip
 
     try:
         from tqdm import tqdm
@@ -266,41 +685,41 @@ def main() -> int:
         tqdm = None
     records: list[Record] = []
     failures: list[str] = []
-    progress = tqdm(configs, file=sys.stderr) if tqdm else configs
-    for cfg in progress:
+    roofs: list[float | None] = []
+    payload = {}
+    start = time.perf_counter()
+    for run in range(args.repeat):
+        roof = copy_tbps(device) if device == "cuda" else None
+        roofs.append(roof)
+        head = header(device, gpu, roofs, peers)
+        if roof:
+            print(f"run {run}: copy roofline {roof:.3f} TB/s (read + write)")
+        progress, quiet = cases, True
         if tqdm:
-            progress.set_description(cfg.label())
-        got, failed = run_config(cfg, args, device, roof)
-        records += got
-        failures += failed
-        if device == "cuda":
-            torch.cuda.empty_cache()
-    print_table(records)
-
-    try:
-        cutedsl = importlib.metadata.version("nvidia-cutlass-dsl")
-    except importlib.metadata.PackageNotFoundError:
-        cutedsl = None
-    name = gpu.lower().replace("nvidia ", "").replace(" ", "-")
-    out = args.out or RESULTS / f"{name}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    payload = {
-        "gpu": gpu,
-        "torch": torch.__version__,
-        "cutedsl": cutedsl,
-        "date": datetime.date.today().isoformat(),
-        "copy_tbps": roof,
-        "command": " ".join(["python", *sys.argv]),
-        "failures": failures,
-        "records": [asdict(r) for r in records],
-    }
-    out.write_text(json.dumps(payload, indent=1) + "\n")
+            quiet = not sys.stderr.isatty()
+            progress = tqdm(cases, file=sys.stderr, desc=f"run {run}", disable=quiet)
+        for case in progress:
+            if tqdm and not quiet:
+                progress.set_postfix_str(case.label())
+            else:  # a log: one line per case, with the time so far
+                print(f"[{time.perf_counter() - start:6.1f} s] {case.label()}", file=sys.stderr)
+            got, failed = run_case(case, args, device, roof, peers, flush, run)
+            records += got
+            failures += failed
+            payload = {**head, "fouroversix": peers.fouroversix_why or "imported",
+                       "failures": failures,
+                       "records": [asdict(r) for r in records]}  # fmt: skip
+            write_json(out, payload)
+    rows = aggregate(payload["records"])
+    print_table(rows)
+    payload["summary"] = rows
+    write_json(out, payload)
     print(f"wrote {out}")
-    if any(r.impl == "fos" for r in records):
+    if not args.no_plot and any(r.impl == "fos" for r in records):
         try:
-            from plot import plot_roofline
+            from plot import plot_ops
 
-            print(f"wrote {plot_roofline(out)}")
+            print(f"wrote {plot_ops(out)}")
         except ImportError as exc:
             print(f"no plot ({exc})")
     for failure in failures:

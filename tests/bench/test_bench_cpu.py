@@ -1,0 +1,118 @@
+"""bench/ on a CPU: ``bench.py --quick`` runs; its JSON has the schema plots and summaries read.
+
+Contract: every record names its ``op`` (one of ``bench.OPS``), carries
+``bitwise_equal`` (checked before timing) and ``pct_of_copy`` (None without a
+GPU: there is no copy roofline); the header names the device and the copy
+bandwidth; ``summary.aggregate`` and ``summary.target_rows`` read the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "bench"
+
+
+@pytest.fixture(scope="module")
+def payload(tmp_path_factory) -> dict:
+    out = tmp_path_factory.mktemp("bench") / "cpu.json"
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "FOS_COMMIT": "test"}
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "bench.py"), "--quick", "--no-plot", "--out", str(out)],
+        env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "GPU rows skipped" in done.stdout
+    return json.loads(out.read_text())
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import bench
+
+    return bench
+
+
+@pytest.fixture
+def summary(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import summary
+
+    return summary
+
+
+def test_header(payload):
+    assert payload["device"] == "cpu"
+    assert payload["copy_tbps"] is None
+    assert payload["commit"] == "test"
+    assert payload["failures"] == []
+    for key in ("torch", "cutedsl", "date", "command", "records", "summary"):
+        assert key in payload
+
+
+def test_records(payload, bench):
+    records = payload["records"]
+    assert {r["op"] for r in records} == set(bench.OPS)
+    for r in records:
+        assert r["impl"] == "reference"
+        assert r["bitwise_equal"] is True
+        assert r["pct_of_copy"] is None and r["pct_of_copy_min"] is None
+        assert r["us"] > 0 and r["us_min"] <= r["us"] <= r["us_max"]
+        assert r["l2"] == "flushed" and r["run"] == 0 and r["buffers"] == 1
+        case = bench.Case(**{k: r[k] for k in ("op", "rows", "cols", "dtype", "block",
+                                               "row_scaled", "err_mode", "l2")})  # fmt: skip
+        assert r["tbps"] == pytest.approx(case.bytes_moved / (r["us"] * 1e6))
+
+
+def test_bytes_per_element(bench):
+    """Each op's bytes per element for a bf16 input, as bench/README.md lists them."""
+    per_elt = {"quantize": 2.5625, "nan_amax": 2, "dequantize": 2.5625, "fake_quantize": 4,
+               "amax+quantize": 4.5625, "quantize_row_amax": 2.5625}  # fmt: skip
+    for op, want in per_elt.items():
+        assert bench.Case(op=op, rows=16, cols=1024).bytes_moved == want * 16 * 1024
+
+
+def test_summary_reads_it(payload, summary):
+    rows = summary.aggregate(payload["records"])
+    assert len(rows) == len(payload["records"])  # one run, one impl per case
+    targets = summary.target_rows(payload)
+    assert len(targets) == len(summary.TARGETS)
+    assert all(t["us"] is None for t in targets)  # no fos rows without a GPU
+
+
+def test_aggregate_worst_over_runs(summary):
+    """The worst % of copy is the slowest buffer of any run; the median is of the medians."""
+    base = {"op": "quantize", "rows": 1, "cols": 16, "dtype": "bfloat16", "block": "1x16",
+            "row_scaled": False, "err_mode": "mae", "l2": "flushed", "impl": "fos",
+            "timing": "graph", "bitwise_equal": True, "buffers": 2}  # fmt: skip
+    runs = [
+        {**base, "us": 10.0, "us_min": 9.0, "us_max": 11.0, "pct_of_copy": 80.0,
+         "pct_of_copy_min": 72.0},
+        {**base, "us": 12.0, "us_min": 11.0, "us_max": 14.0, "pct_of_copy": 66.0,
+         "pct_of_copy_min": 57.0},
+        {**base, "us": 11.0, "us_min": 10.0, "us_max": 12.0, "pct_of_copy": 72.0,
+         "pct_of_copy_min": 66.0, "bitwise_equal": False},
+    ]  # fmt: skip
+    (row,) = summary.aggregate(runs)
+    assert (row["us"], row["us_min"], row["us_max"]) == (11.0, 9.0, 14.0)
+    assert (row["pct_of_copy"], row["pct_of_copy_min"]) == (72.0, 57.0)
+    assert row["runs"] == 3 and row["buffers"] == 6 and row["bitwise_equal"] is False
+
+
+def test_plot_reads_the_committed_results(tmp_path, monkeypatch):
+    """The plot takes the committed GPU results too (records from before "op" are quantize)."""
+    pytest.importorskip("matplotlib")
+    monkeypatch.syspath_prepend(str(BENCH))
+    import plot
+
+    path = tmp_path / "h200.json"
+    path.write_text((BENCH / "results" / "h200.json").read_text())
+    assert plot.plot_ops(path).stat().st_size > 10_000

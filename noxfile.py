@@ -16,6 +16,7 @@ nox.options.sessions = [
     "tests-reference",
     "tests-cutedsl",
     "tests-op",
+    "tests-bench",
     "compile-check",
     "install-check",
 ]
@@ -61,6 +62,13 @@ def tests_op(session: nox.Session) -> None:
     """The torch.library op layer: parity, opcheck, torch.compile, validation."""
     _install(session, REFERENCE, OP)
     session.run("pytest", "tests/op", "-q", *session.posargs)
+
+
+@nox.session(name="tests-bench")
+def tests_bench(session: nox.Session) -> None:
+    """The benchmark scripts on the CPU: a quick run's records, the committed results plot."""
+    _install(session, REFERENCE, OP, "matplotlib")
+    session.run("pytest", "tests/bench", "-q", *session.posargs)
 
 
 @nox.session(name="compile-check")

@@ -6,6 +6,9 @@ bits; ``can_run`` says whether it can run on given arguments, and why not;
 such as ``fos_op`` that have checked already). ``nan_amax`` and ``dequantize``
 do the same for ``fos_reference``'s functions of those names, with
 ``can_run_nan_amax``/``can_run_dequantize`` and ``launch_nan_amax``/``launch_dequantize``.
+``quantize_row_amax`` is row-scaled 1x16 quantize that finds each row's amax in the
+same read of x and returns it with the codes and scales (``can_run_quantize_row_amax``,
+``launch_quantize_row_amax``).
 Compiled variants are kept on disk across processes (``disk_cache``);
 ``precompile`` fills that cache ahead of a job.
 """
@@ -14,24 +17,28 @@ from .api import (
     AMAX_CACHE,
     CACHE,
     DEQUANTIZE_CACHE,
+    ROW_AMAX_CACHE,
     arch_of,
     can_run,
     can_run_dequantize,
     can_run_nan_amax,
+    can_run_quantize_row_amax,
     dequantize,
     launch,
     launch_dequantize,
     launch_nan_amax,
+    launch_quantize_row_amax,
     nan_amax,
     quantize,
     quantize_launcher,
+    quantize_row_amax,
 )
 from .cache import CompileCache
 from .config import QuantizeConfig, VariantKey
 from .precompile import precompile
 
 #: The ops this package has kernels for (``fos_op`` dispatches on it).
-KERNELS = frozenset({"quantize", "nan_amax", "dequantize"})
+KERNELS = frozenset({"quantize", "nan_amax", "dequantize", "quantize_row_amax"})
 
 __version__ = "0.2.0"
 
@@ -40,6 +47,7 @@ __all__ = [
     "CACHE",
     "DEQUANTIZE_CACHE",
     "KERNELS",
+    "ROW_AMAX_CACHE",
     "CompileCache",
     "QuantizeConfig",
     "VariantKey",
@@ -47,12 +55,15 @@ __all__ = [
     "can_run",
     "can_run_dequantize",
     "can_run_nan_amax",
+    "can_run_quantize_row_amax",
     "dequantize",
     "launch",
     "launch_dequantize",
     "launch_nan_amax",
+    "launch_quantize_row_amax",
     "nan_amax",
     "precompile",
     "quantize",
     "quantize_launcher",
+    "quantize_row_amax",
 ]

@@ -48,6 +48,11 @@ if _amax is not None:
 if _dequantize is not None:
     register(_dequantize.DequantizeKey, DEQUANTIZE_CACHE, _dequantize.variants)
 
+from ..api import ROW_AMAX_CACHE, _row_amax  # noqa: E402 (appended family)
+
+if _row_amax is not None:
+    register(_row_amax.RowAmaxKey, ROW_AMAX_CACHE, _row_amax.variants)
+
 
 class Result(NamedTuple):
     """What ``precompile`` did for one variant."""

@@ -1,0 +1,341 @@
+"""Row-scaled 1x16 quantize with each row's amax found in the same read of x.
+
+Computes, for every row, ``fos_reference.nan_amax(x, dim=1)`` and writes it,
+with the codes and scales of ``fos_reference.quantize(x, that amax,
+block="1x16", ...)``, reading x from DRAM once.
+
+Bitwise contract (SPEC.md). The row amax is the NaN-dropping max of ``|x_i|``
+from +0, as ``amax`` computes it: 16-bit inputs take the packed ``max.bf16x2``
+/ ``max.f16x2`` (no ``.NaN``) of sign-cleared words (``ieee.abs_max_16x2``),
+float32 ``abs.f32`` then NaN-dropping ``max.f32``; the halves widen exactly
+and lanes combine with ``max.f32`` (shuffles, then shared memory). A max is
+exact, so the order does not matter. The quantization is the row-scaled
+``rowwise`` kernel's: the same ``QuantizeConfig`` knobs that decide bits
+(``e4m3_codes``, ``undecided_inline``), ``rowwise._build_row_entry`` for each
+row's constants from its amax and ``group.fast_group`` per group, with
+``group.exact_group`` for flagged groups; only who computes which group
+differs, never an instruction.
+
+Tiling. A row is owned by a team of 64 threads (``TEAM``); a CTA holds
+``rows_per_cta`` teams, one row each, so a team's threads are one 64-thread
+slice, which is the row ``fast_group`` reads from the CTA's table (``tid / 64``
+with its ``k`` 0). Per thread:
+
+1. Read: the row's 16-byte vectors ``lane, lane + 64, ...``, ``unroll`` loads
+   in flight (``ld.global.v4``, predicated off past the row's end, so loads
+   that do not exist give +0), folded into the running maxima and staged in
+   shared memory at the row's own byte offsets (``st.shared.v4``).
+2. Amax: butterfly shuffles per warp, then the team's two warp partials in
+   shared memory; 8 threads per row build its constants (``_build_row_entry``)
+   and one writes the row's amax; a CTA barrier.
+3. Quantize: groups ``lane, lane + 64, ...`` of the row, each from its staged
+   words through ``fast_group`` (one copy of its code in a run-time loop),
+   then the exact path for the flagged groups, reading x again (from L2) and
+   the amax just written (the barrier orders it).
+
+The staged rows need ``rows_per_cta * C * itemsize`` bytes of dynamic shared
+memory (sized at launch, at most ``SMEM_LIMIT``); ``max_cols`` says how wide
+a row may be. All global addresses are 64-bit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import cutlass
+import cutlass.cute as cute
+from cuda.bindings.driver import CUstream
+from cutlass import Float32, Int32, Int64, Uint8
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
+
+from .config import GROUP, PTXAS_OPT, QuantizeConfig
+from .group import exact_group, fast_group, store_group
+from .ieee import _asm, _i, abs_max_16x2, abs_max_f32, as_f32, fmax, unpack_bf16x2, unpack_f16x2
+from .memory import shfl_bfly_f32
+from .rowwise import _build_row_entry
+
+TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
+WARP = 32
+VECTOR = 16  # bytes per load
+SMEM_LIMIT = 48 * 1024  # dynamic shared memory without an opt-in attribute
+_ITEMSIZE = {"bfloat16": 2, "float16": 2, "float32": 4}
+
+
+class RowAmaxKey(NamedTuple):
+    """Everything that selects a compiled row-amax quantize binary; the shape is symbolic."""
+
+    dtype: str  # "bfloat16" | "float16" | "float32"
+    err_mode: str  # "mae" | "mse"
+    bound: int  # 256 | 448
+    arch: str  # CuTe DSL arch string, e.g. "sm_90a"
+
+
+@dataclass(frozen=True)
+class RowAmaxConfig:
+    """Compile-time configuration of one kernel (tuning knobs never change bits)."""
+
+    dtype: str
+    err_mode: str
+    bound: int
+    rows_per_cta: int = 1  # teams (rows) per CTA
+    unroll: int = 8  # 16-byte loads in flight per thread in the read
+    ptxas_opt: int = PTXAS_OPT
+
+    def __post_init__(self):
+        if self.dtype not in _ITEMSIZE:
+            raise ValueError(f"dtype: one of {sorted(_ITEMSIZE)}")
+        if not 1 <= self.rows_per_cta <= 8 or self.unroll < 1:
+            raise ValueError("rows_per_cta in [1, 8] (8 builder threads a row), unroll >= 1")
+
+    @property
+    def quantize(self) -> QuantizeConfig:
+        """The row-scaled ``QuantizeConfig`` whose arithmetic this kernel runs: one
+        group step (``groups_per_thread=1``), ``rows_per_cta`` table rows."""
+        return QuantizeConfig(
+            self.dtype, "1x16", self.err_mode, self.bound, True,
+            threads=TEAM * self.rows_per_cta, groups_per_thread=1, prefetch=1,
+        )  # fmt: skip
+
+    @property
+    def threads(self) -> int:
+        return TEAM * self.rows_per_cta
+
+    @property
+    def itemsize(self) -> int:
+        return _ITEMSIZE[self.dtype]
+
+    @property
+    def reserve(self) -> int:
+        """Shared bytes before the staged rows: the table, the mantissa tables, the
+        warp partials (16-byte aligned each) and a margin for the allocator."""
+        rows = self.rows_per_cta
+        return 16 * rows + 64 * rows + 16 * ((8 * rows + 15) // 16) + 128
+
+    @property
+    def max_cols(self) -> int:
+        """The widest row (a multiple of 16 elements) whose staging fits ``SMEM_LIMIT``."""
+        per_row = (SMEM_LIMIT - self.reserve) // self.rows_per_cta
+        return per_row // (GROUP * self.itemsize) * GROUP
+
+
+@dsl_user_op
+def _load_v4_if(mask, addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
+    """``ld.global.v4.u32`` at the 16-byte aligned ``addr`` where ``mask`` is nonzero, else 0s.
+
+    Pure (x is never written here); predicated, so a slot past the row's end
+    costs no memory traffic, and its zeros leave a running max unchanged.
+    """
+    quad = llvm.StructType.get_literal([T.i32()] * 4)
+    text = (
+        "{ .reg .pred p; setp.ne.u32 p, $4, 0;"
+        " mov.b32 $0, 0; mov.b32 $1, 0; mov.b32 $2, 0; mov.b32 $3, 0;"
+        " @p ld.global.v4.u32 {$0, $1, $2, $3}, [$5]; }"
+    )
+    ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip)]
+    res = _asm(quad, ops, text, "=r,=r,=r,=r,r,l")
+    return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
+
+
+@dsl_user_op
+def _store_shared_v4_if(mask, addr, words, *, loc=None, ip=None) -> None:
+    """``st.shared.v4.b32`` of four words at the shared ``addr`` where ``mask`` is nonzero."""
+    text = "{ .reg .pred p; setp.ne.u32 p, $0, 0; @p st.shared.v4.b32 [$1], {$2, $3, $4, $5}; }"
+    ops = [_i(mask, loc, ip), _i(addr, loc, ip)] + [_i(w, loc, ip) for w in words]
+    _asm(None, ops, text, "r,r,r,r,r,r", side_effects=True)
+
+
+@dsl_user_op
+def _load_shared_v4(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
+    """``ld.shared.v4.b32`` at the shared ``addr``; side effects keep it after the barrier."""
+    quad = llvm.StructType.get_literal([T.i32()] * 4)
+    text = "ld.shared.v4.b32 {$0, $1, $2, $3}, [$4];"
+    res = _asm(quad, [_i(addr, loc, ip)], text, "=r,=r,=r,=r,r", True)
+    return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
+
+
+def _fold(cfg, acc, words):
+    """Each word of a loaded vector into its running NaN-dropping maximum of ``|x|``."""
+    if cutlass.const_expr(cfg.dtype == "float32"):
+        return [abs_max_f32(acc[w], as_f32(words[w])) for w in range(4)]
+    kind = "bf16x2" if cfg.dtype == "bfloat16" else "f16x2"
+    return [abs_max_16x2(acc[w], words[w], kind) for w in range(4)]
+
+
+def _finish(cfg, acc):
+    """A thread's running maxima as one float32 (16-bit halves widen exactly)."""
+    if cutlass.const_expr(cfg.dtype == "float32"):
+        return fmax(fmax(acc[0], acc[1]), fmax(acc[2], acc[3]))
+    kind = "bf16x2" if cfg.dtype == "bfloat16" else "f16x2"
+    # Non-negative, non-NaN maxima: their packed max is their max.
+    m = abs_max_16x2(abs_max_16x2(acc[0], acc[1], kind), abs_max_16x2(acc[2], acc[3], kind), kind)
+    lo, hi = unpack_bf16x2(m) if cfg.dtype == "bfloat16" else unpack_f16x2(m)
+    return fmax(lo, hi)
+
+
+class RowAmaxKernel:
+    """Host launcher and device kernel for one ``RowAmaxConfig``."""
+
+    def __init__(self, config: RowAmaxConfig):
+        self.cfg = config
+
+    @cute.jit
+    def __call__(
+        self,
+        mX: cute.Tensor,  # (R, C) bf16/f16/f32, row-major, 16-byte aligned
+        mAmax: cute.Tensor,  # (R,) float32: written
+        mCodes: cute.Tensor,  # (R, C/2) uint8
+        mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
+        stream: CUstream,
+    ):
+        cfg = self.cfg
+        rows = Int64(mX.shape[0])
+        row_bytes = Int32(Int64(mX.shape[1]) * cfg.itemsize)
+        grid = Int32((rows + (cfg.rows_per_cta - 1)) // cfg.rows_per_cta)
+        smem = Int32(cfg.reserve) + row_bytes * cfg.rows_per_cta
+        self.kernel(mX, mAmax, mCodes, mScales).launch(
+            grid=[grid, 1, 1], block=[cfg.threads, 1, 1], smem=smem, stream=stream
+        )
+
+    @cute.kernel
+    def kernel(
+        self, mX: cute.Tensor, mAmax: cute.Tensor, mCodes: cute.Tensor, mScales: cute.Tensor
+    ):
+        cfg = self.cfg
+        qcfg = cfg.quantize
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        rows = Int64(mX.shape[0])
+        cols = Int32(mX.shape[1])
+        team = Int32(tidx) // TEAM
+        lane = Int32(tidx) % TEAM
+        row_lo = Int64(bidx) * cfg.rows_per_cta
+        row = row_lo + Int64(team)
+        valid = row < rows  # uniform over the team (and its warps)
+        row_bytes = cols * cfg.itemsize
+        vectors = Int32(0)  # an absent row reads nothing and quantizes nothing
+        groups = Int32(0)
+        if valid:
+            vectors = row_bytes // VECTOR
+            groups = cols // GROUP
+
+        smem = cutlass.memory.SmemAllocator()
+        # (gamax, s, inv of a zero scale, margin) per row; (Y_j, INV_j) per row and mantissa.
+        table = smem.allocate_tensor(
+            Float32, cute.make_layout((cfg.rows_per_cta, 4), stride=(4, 1)), byte_alignment=16
+        )
+        mantissas = smem.allocate_tensor(
+            Float32, cute.make_layout((cfg.rows_per_cta * 8, 2), stride=(2, 1)), byte_alignment=16
+        )
+        partial = smem.allocate_tensor(
+            Float32, cute.make_layout(cfg.rows_per_cta * 2), byte_alignment=16
+        )  # (rows_per_cta * 2,): one per warp
+        # The staged rows follow (dynamic size: ``reserve`` + rows_per_cta * row_bytes).
+        stage = smem.allocate_tensor(Uint8, cute.make_layout(16), byte_alignment=16)
+        stage_row = Int32(stage.iterator.toint()) + team * row_bytes
+
+        # ======== 1. read the row once: running maxima, and the words staged in shared memory
+        x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(row_bytes)
+        acc = [Float32(0.0) for _ in range(4)]
+        if cutlass.const_expr(cfg.dtype != "float32"):
+            acc = [Int32(0) for _ in range(4)]
+        step = cfg.unroll * TEAM
+        j = lane
+        while j < vectors:
+            loaded = []
+            for u in cutlass.range_constexpr(cfg.unroll):
+                v = j + u * TEAM
+                here = Int32(v < vectors)
+                loaded.append((here, v, _load_v4_if(here, x_row + Int64(v) * VECTOR)))
+            for u in cutlass.range_constexpr(cfg.unroll):
+                here, v, words = loaded[u]
+                acc = _fold(cfg, acc, words)
+                _store_shared_v4_if(here, stage_row + v * VECTOR, words)
+            j = j + step
+
+        # ======== 2. the row's amax: warp butterflies, then the team's two warps
+        a = _finish(cfg, acc)
+        for lane_mask in (16, 8, 4, 2, 1):
+            a = fmax(a, shfl_bfly_f32(a, lane_mask))
+        warp = Int32(tidx) // WARP
+        if Int32(tidx) % WARP == 0:
+            partial[warp] = a
+        cute.arch.sync_threads()
+        if tidx < cfg.rows_per_cta * 8:
+            # 8 threads a row: step 1 and the mantissa constants (``rowwise``'s table).
+            i, m = Int32(tidx) >> 3, Int32(tidx) & 7
+            g = fmax(partial[2 * i], partial[2 * i + 1])
+            _build_row_entry(qcfg, table, mantissas, i, m, g)
+            if m == 0 and row_lo + Int64(i) < rows:
+                mAmax[row_lo + Int64(i)] = g
+        cute.arch.sync_threads()
+
+        # ======== 3. quantize the staged groups (fast path), then the flagged ones exactly
+        group_bytes = GROUP * cfg.itemsize
+        first = row * Int64(cols // GROUP)  # the row's first group
+        zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
+        flagged = Int32(0)  # bit k: group lane + 64 k needs the exact path
+        k = Int32(0)
+        g = lane
+        while g < groups:
+            at = stage_row + g * group_bytes
+            words = [w for q in range(group_bytes // VECTOR) for w in _load_shared_v4(at + 16 * q)]
+            slow = fast_group(
+                qcfg, words, first + Int64(g), True, (zero, zero, zero), 0, table, mantissas,
+                mX, mCodes, mScales,
+            )  # fmt: skip
+            flagged = flagged | (slow << k)
+            k = k + 1
+            g = g + TEAM
+        if flagged != 0:
+            d = Float32(qcfg.d)
+            for kk in cutlass.range(k, unroll=1):
+                if (flagged >> kk) & 1 != 0:
+                    t = first + Int64(lane + kk * TEAM)
+                    t, _, word0, word1, scale = exact_group(
+                        qcfg, mX, mAmax, (t, row, True), zero, zero, d
+                    )
+                    store_group(mCodes, mScales, t, word0, word1, scale)
+
+
+def compile_row_amax(
+    dtype: str, err_mode: str, bound: int, arch: str, extra_options: str = "", **tuning
+):
+    """Compile one variant once, against fake tensors with symbolic sizes.
+
+    The result is called positionally with torch tensors ``(x (R, C), amax
+    float32 (R,), codes uint8 (R, C/2), scales uint8 (R, C/16))`` on the
+    current CUDA stream. Every tensor contiguous, ``x`` 16-byte aligned,
+    ``R >= 1`` and ``16 <= C <= max_cols`` (the launcher handles the rest).
+    ``tuning`` sets ``RowAmaxConfig``'s knobs (same bits, other speed).
+    """
+    cfg = RowAmaxConfig(dtype, err_mode, bound, **tuning)
+    rows = cute.sym_int64()
+    cols = cute.sym_int64(divisibility=GROUP)
+    half_cols = cute.sym_int64(divisibility=GROUP // 2)
+    groups = cute.sym_int64()
+    fake = cute.runtime.make_fake_compact_tensor
+    x = fake(cfg.quantize.element, (rows, cols), stride_order=(1, 0), assumed_align=16)
+    amax = fake(Float32, (rows,), assumed_align=4)
+    codes = fake(Uint8, (rows, half_cols), stride_order=(1, 0), assumed_align=16)
+    scales = fake(Uint8, (rows, groups), stride_order=(1, 0), assumed_align=16)
+    stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
+    ptxas = f"--ptxas-options=-O{cfg.ptxas_opt}" if cfg.ptxas_opt != 3 else ""
+    options = " ".join(o for o in ("--enable-tvm-ffi --gpu-arch", arch, ptxas, extra_options) if o)
+    return cute.compile(RowAmaxKernel(cfg), x, amax, codes, scales, stream, options=options)
+
+
+def compile_key(key: RowAmaxKey, extra_options: str = ""):
+    """``compile_row_amax`` for a ``RowAmaxKey``."""
+    return compile_row_amax(key.dtype, key.err_mode, key.bound, key.arch, extra_options)
+
+
+def variants(arch: str) -> list[RowAmaxKey]:
+    """Every variant ``quantize_row_amax`` can ask for on ``arch``."""
+    return [
+        RowAmaxKey(dtype, err_mode, bound, arch)
+        for dtype in _ITEMSIZE
+        for err_mode in ("mae", "mse")
+        for bound in (256, 448)
+    ]

@@ -1,0 +1,225 @@
+"""Contract: ``fos_cutedsl.quantize_row_amax`` returns the row amax ``fos_reference.nan_amax(x,
+dim=1)`` and the codes and scales of ``fos_reference.quantize(x, that amax, block="1x16")``,
+bit for bit, from one read of x.
+
+CPU part (any machine with CuTe DSL): every variant (3 dtypes x 2 error modes x 2 scale
+bounds) compiles for sm_90a and sm_100a and its PTX passes ``check.audit_ptx`` (pinned
+roundings, no contraction, 64-bit addresses), reads x with ``ld.global.v4`` and stages it
+with ``st.shared.v4``/``ld.shared.v4``; ``can_run_quantize_row_amax`` never raises, and the
+public function raises the reference's ``TypeError``/``ValueError`` for bad arguments.
+
+GPU part (skips without an sm_90+ GPU): for every variant, every input kind of
+``cutedsl_cases.KINDS`` (the row amax always from the data) and edge shapes (one row,
+one group, 2048 and 7168 columns, a width that is no multiple of a CTA's read of a row,
+the widest row allowed), the codes, scale bytes and amax bits (as int32) equal the
+reference's; every output byte is poisoned first.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+import torch
+from cutedsl_cases import DTYPES, ERR_MODES, KINDS, Variant, make_case
+from cutedsl_gpu import skip_reason
+
+import fos_cutedsl
+import fos_reference
+
+REASON = skip_reason()
+gpu = pytest.mark.skipif(bool(REASON), reason=REASON)
+POISON = 0xAB
+_NAMES = {torch.bfloat16: "bfloat16", torch.float16: "float16", torch.float32: "float32"}
+
+
+def _max_cols(dtype: torch.dtype) -> int:
+    from fos_cutedsl.row_amax import RowAmaxConfig
+
+    return RowAmaxConfig(_NAMES[dtype], "mae", 256).max_cols
+
+
+def _shapes(dtype: torch.dtype) -> list[tuple[int, int]]:
+    """One row, one group, the benchmark widths, a ragged read (the default read of a row
+    is 8 loads x 64 threads x 16 bytes: 4096 16-bit elements), the widest row."""
+    return [(1, 16), (3, 16), (5, 2048), (2, 7168), (7, 4096 + 48), (1, _max_cols(dtype))]
+
+
+# ======== CPU: compile and audit
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+@pytest.mark.parametrize("bound", [256, 448])
+@pytest.mark.parametrize("err_mode", ERR_MODES)
+@pytest.mark.parametrize("dtype", sorted(_NAMES.values()))
+def test_variant_compiles_clean(dtype, err_mode, bound, arch, tmp_path):
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.check import audit_ptx
+    from fos_cutedsl.row_amax import RowAmaxKey, compile_key
+
+    key = RowAmaxKey(dtype, err_mode, bound, arch)
+    ptx = compile_key(key, extra_options=f"--keep-ptx --dump-dir {tmp_path}").__ptx__
+    failures, counts = audit_ptx(ptx, arch)
+    assert failures == [], (failures, counts)
+    assert counts["ld.v4"] > 0, counts
+    assert counts["shfl"] >= 5, counts  # the row amax's butterfly
+    assert "st.shared.v4.b32" in ptx and "ld.shared.v4.b32" in ptx
+    assert "max.NaN" not in ptx  # the amax drops NaN
+    assert "ld.global.nc" not in ptx  # the exact path reads the amax this kernel wrote
+
+
+def test_every_variant_is_registered_for_precompile():
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.precompile import FAMILIES
+    from fos_cutedsl.row_amax import RowAmaxKey, variants
+
+    assert RowAmaxKey in FAMILIES
+    assert FAMILIES[RowAmaxKey].cache is fos_cutedsl.ROW_AMAX_CACHE
+    assert len(variants("sm_90a")) == 12
+    assert "quantize_row_amax" in fos_cutedsl.KERNELS
+
+
+def test_cpu_input_is_declined_with_reason():
+    ok, why = fos_cutedsl.can_run_quantize_row_amax(torch.randn(4, 32))
+    assert not ok and ("CUDA" in why or "CuTe DSL" in why)
+    with pytest.raises(RuntimeError, match="cannot run"):
+        fos_cutedsl.quantize_row_amax(torch.randn(4, 32))
+
+
+@pytest.mark.parametrize(
+    ("x", "kwargs", "error"),
+    [
+        ("not a tensor", {}, TypeError),
+        (torch.zeros(4, 32, dtype=torch.int32), {}, TypeError),
+        (torch.zeros(4, 24), {}, ValueError),
+        (torch.zeros(4, 32), {"err_mode": "max"}, ValueError),
+        (torch.zeros(4, 32), {"e4m3_scale_bound": 300}, ValueError),
+        (torch.zeros(4, 32), {"e4m3_scale_bound": True}, ValueError),
+    ],
+)
+def test_invalid_arguments(x, kwargs, error):
+    ok, why = fos_cutedsl.can_run_quantize_row_amax(x, **kwargs)
+    assert not ok and why.startswith("invalid arguments")
+    with pytest.raises(error):
+        fos_cutedsl.quantize_row_amax(x, **kwargs)
+
+
+def test_max_cols_fits_the_shared_memory_limit():
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.row_amax import SMEM_LIMIT, RowAmaxConfig
+
+    for dtype, size in (("bfloat16", 2), ("float16", 2), ("float32", 4)):
+        cfg = RowAmaxConfig(dtype, "mae", 256)
+        assert cfg.max_cols % 16 == 0 and cfg.max_cols >= 8192
+        assert cfg.reserve + cfg.max_cols * size <= SMEM_LIMIT
+        assert cfg.reserve + (cfg.max_cols + 16) * size > SMEM_LIMIT
+
+
+# ======== GPU: bitwise parity
+
+
+def _run_poisoned(x, err_mode, bound):
+    rows, cols = x.shape
+    codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device=x.device)
+    scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device=x.device)
+    amax = torch.full((rows * 4,), POISON, dtype=torch.uint8, device=x.device).view(torch.float32)
+    fos_cutedsl.launch_quantize_row_amax(x, amax, codes, scales, err_mode, bound)
+    return codes, scales, amax
+
+
+def _check(x, err_mode, bound, where):
+    ok, why = fos_cutedsl.can_run_quantize_row_amax(x, err_mode=err_mode, e4m3_scale_bound=bound)
+    assert ok, why
+    want_amax = fos_reference.nan_amax(x, dim=1)
+    want_codes, want_scales = fos_reference.quantize(
+        x, want_amax, block="1x16", err_mode=err_mode, e4m3_scale_bound=bound
+    )
+    codes, scales, amax = _run_poisoned(x, err_mode, bound)
+    assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), f"{where}: amax"
+    assert torch.equal(codes, want_codes), f"{where}: codes"
+    assert torch.equal(scales, want_scales.view(torch.uint8)), f"{where}: scales"
+
+
+@gpu
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "amax_special"])
+@pytest.mark.parametrize("bound", [256, 448])
+@pytest.mark.parametrize("err_mode", ERR_MODES)
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_bitwise_parity(dtype, err_mode, bound, kind):
+    variant = Variant(dtype, "1x16", True, err_mode, bound)
+    for i, (rows, cols) in enumerate(_shapes(dtype)):
+        seed = zlib.crc32(f"row_amax/{variant}/{kind}/{i}".encode())
+        x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
+        _check(x, err_mode, bound, f"{variant} {kind} shape=({rows}, {cols})")
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_special_rows(dtype):
+    """All-NaN, all-zero, -0, Inf, one-subnormal and huge rows side by side."""
+    cols = 272
+    x = torch.randn(8, cols).to(dtype)
+    finfo = torch.finfo(dtype)
+    tiny = torch.finfo(torch.float32).tiny if dtype == torch.bfloat16 else finfo.tiny
+    x[0] = float("nan")
+    x[1] = 0.0
+    x[2] = -0.0
+    x[3, 5] = float("inf")
+    x[4] = 0.0
+    x[4, 17] = tiny / 4  # a subnormal row amax
+    x[5] = finfo.max
+    x[6, ::3] = float("nan")
+    x[7] = -x[7].abs()
+    x = x.cuda()
+    for err_mode in ERR_MODES:
+        for bound in (256, 448):
+            _check(x, err_mode, bound, f"{dtype} special rows {err_mode} {bound}")
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_tunings_give_the_same_bits(dtype):
+    """Two rows per CTA (a ragged last CTA: 7 rows) and other read unrolls: same bits."""
+    from fos_cutedsl.api import arch_of
+    from fos_cutedsl.row_amax import compile_row_amax
+
+    variant = Variant(dtype, "1x16", True, "mae", 256)
+    x, _ = make_case("normal", variant, 7, 4096 + 48, 7, "cuda")
+    want_amax = fos_reference.nan_amax(x, dim=1)
+    want_codes, want_scales = fos_reference.quantize(x, want_amax, block="1x16")
+    for tuning in ({"rows_per_cta": 2}, {"rows_per_cta": 4, "unroll": 3}, {"unroll": 1}):
+        fn = compile_row_amax(_NAMES[dtype], "mae", 256, arch_of(x.device), **tuning)
+        codes = torch.full((7, x.shape[1] // 2), POISON, dtype=torch.uint8, device="cuda")
+        scales = torch.full((7, x.shape[1] // 16), POISON, dtype=torch.uint8, device="cuda")
+        amax = torch.full((7 * 4,), POISON, dtype=torch.uint8, device="cuda").view(torch.float32)
+        fn(x, amax, codes, scales)
+        assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), tuning
+        assert torch.equal(codes, want_codes), tuning
+        assert torch.equal(scales, want_scales.view(torch.uint8)), tuning
+
+
+@gpu
+def test_public_function_shapes_and_bits():
+    x = torch.randn(2, 3, 7168, device="cuda").to(torch.bfloat16)
+    codes, scales, amax = fos_cutedsl.quantize_row_amax(x, err_mode="mse", e4m3_scale_bound=448)
+    want_amax = fos_reference.nan_amax(x, dim=-1)
+    want_codes, want_scales = fos_reference.quantize(
+        x, want_amax, block="1x16", err_mode="mse", e4m3_scale_bound=448
+    )
+    assert amax.shape == (2, 3) and scales.dtype == torch.float8_e4m3fn
+    assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32))
+    assert torch.equal(codes, want_codes)
+    assert torch.equal(scales.view(torch.uint8), want_scales.view(torch.uint8))
+
+
+@gpu
+def test_empty_and_too_wide():
+    codes, scales, amax = fos_cutedsl.quantize_row_amax(torch.zeros(0, 64, device="cuda"))
+    assert codes.shape == (0, 32) and scales.shape == (0, 4) and amax.shape == (0,)
+    codes, scales, amax = fos_cutedsl.quantize_row_amax(torch.zeros(5, 0, device="cuda"))
+    assert codes.shape == (5, 0) and torch.equal(amax, torch.zeros(5, device="cuda"))
+    wide = torch.zeros(2, _max_cols(torch.float32) + 16, device="cuda")
+    ok, why = fos_cutedsl.can_run_quantize_row_amax(wide)
+    assert not ok and "columns" in why
+    with pytest.raises(RuntimeError, match="cannot run"):
+        fos_cutedsl.quantize_row_amax(wide)

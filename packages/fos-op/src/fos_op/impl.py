@@ -207,13 +207,46 @@ def resolve_quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound) -> int
     return -1
 
 
+def _fused_row_amax_plan(x, err_mode, bound) -> Callable | None:
+    """The one-read row-amax quantize kernel's plan, or None where it cannot run."""
+    if decide(x, "quantize_row_amax").path != KERNEL:
+        return None
+    module = _kernel_module()
+    rows, cols = flat_rows(x.shape), x.shape[-1]
+    ok, _ = module.can_run_quantize_row_amax(
+        _rows(x, rows, cols), err_mode=err_mode, e4m3_scale_bound=bound
+    )
+    if not ok:
+        return None
+    launch = module.launch_quantize_row_amax
+    lead, device = tuple(x.shape[:-1]), x.device
+
+    def run(x: torch.Tensor):
+        amax = torch.empty(lead, dtype=torch.float32, device=device)
+        codes = torch.empty((*lead, cols // 2), dtype=torch.uint8, device=device)
+        scales = torch.empty((*lead, cols // 16), dtype=torch.uint8, device=device)
+        launch(_rows(x, rows, cols), amax.view(rows), codes.view(rows, cols // 2),
+               scales.view(rows, cols // 16), err_mode, bound)  # fmt: skip
+        return codes, scales.view(torch.float8_e4m3fn), amax
+
+    return run
+
+
 def quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict):
-    """The NaN-dropping amax of ``x`` (per tensor or per row) and ``quantize`` under it."""
+    """The NaN-dropping amax of ``x`` (per tensor or per row) and ``quantize`` under it.
+
+    Per row, where the fused kernel runs, the amax comes from the same read of
+    ``x`` as the codes; otherwise it is ``nan_amax`` followed by ``quantize``.
+    """
     key = ("quantize_with_amax", tensor_key(x), _typed(dim), block, err_mode,
-           _typed(e4m3_scale_bound), strict)  # fmt: skip
+           _typed(e4m3_scale_bound), strict, _env(x))  # fmt: skip
 
     def build() -> Callable:
         amax_dim = resolve_quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound)
+        if amax_dim is not None:
+            fused = _fused_row_amax_plan(x, err_mode, e4m3_scale_bound)
+            if fused is not None:
+                return fused
 
         def run(x: torch.Tensor):
             gamax = nan_amax(x, amax_dim, strict)

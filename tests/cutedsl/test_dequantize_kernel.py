@@ -6,17 +6,18 @@ there); everywhere else the bits must be equal (-0 and +0 differ).
 CPU part: the kernel's E2M1 decode (code bits at 24..22 and 31 of a float32,
 times 2^126) is checked against ``e2m1_decode`` for all 16 codes; every
 variant (3 output dtypes x 2 bounds x per tensor / row-scaled) compiles for
-sm_90a and sm_100a and its PTX has 16-byte code loads and output stores, one
-``div.rn.f32`` (factor_inv), ``mul.rn.f32`` only (no fma, no ``.ftz``, no
+sm_90a and sm_100a and its PTX has 4-byte code word and 1-byte scale loads,
+all of a full CTA's loads before its first store, 16-byte output stores only,
+one ``div.rn.f32`` (factor_inv), ``mul.rn.f32`` only (no fma, no ``.ftz``, no
 approximation) and 64-bit addresses. ``can_run_dequantize`` never raises.
 
 GPU part (skips without an sm_90+ GPU): every input kind of
 ``elementwise_cases.DEQUANT_KINDS`` (quantized normals; random codes with
 every scale byte incl. the NaN bytes 0x7F/0xFF and -0 0x80; gamax 0, Inf,
 NaN, 3e38, subnormal, negative) over tile-edge shapes (one group, odd group
-counts per row, whole and ragged CTAs), with outputs poisoned by a finite
-sentinel so any element the kernel skips shows up. One output of more than
-2^31 elements where memory allows.
+counts per row, whole and ragged CTAs, C = 16, rows that straddle CTAs), with
+outputs poisoned by a finite sentinel so any element the kernel skips shows
+up. One output of more than 2^31 elements where memory allows.
 """
 
 from __future__ import annotations
@@ -76,23 +77,38 @@ def test_variant_compiles_clean(out_dtype, bound, row_scaled, arch, tmp_path):
     fn = compile_dequantize(out_dtype, bound, row_scaled, arch, f"--keep-ptx --dump-dir {tmp_path}")
     ptx = fn.__ptx__
     failures, counts = audit_elementwise_ptx(ptx)
+    # The kernel loads 4-byte code words (a warp: 128 contiguous bytes), not 16-byte vectors.
+    failures = [f for f in failures if f != "no ld.global.v4"]
     assert failures == [], (failures, counts)
     cfg = DequantizeConfig(out_dtype, bound, row_scaled)
-    stores_per_group = cfg.group_out_bytes // 16
-    # Full CTAs: one 16-byte code load and 2 groups' stores per pair; the ragged path's
-    # single groups store the same way (LLVM may unroll its loop, never narrow it).
-    assert counts["ld.global.v4"] == cfg.pairs
-    assert counts["st.global.v4"] % stores_per_group == 0
-    assert counts["st.global.v4"] >= 2 * cfg.pairs * stores_per_group
+    stores_per_half = cfg.half_out_bytes // 16
+    assert counts["ld.global.v4"] == 0
+    assert len(re.findall(r"\bld\.global\.(?!b32|b8|u32|u8)", ptx)) == 0  # words and bytes only
+    # Full CTAs: one code word, one scale byte and 16-byte stores a step; the ragged
+    # path's half-groups the same way (LLVM may unroll its loop, never narrow it).
+    assert len(re.findall(r"\bld\.global\.(b8|u8)\b", ptx)) >= cfg.steps
+    assert counts["st.global.v4"] % stores_per_half == 0
+    assert counts["st.global.v4"] >= cfg.steps * stores_per_half
     assert len(re.findall(r"\bst\.global\.(?!v4)", ptx)) == 0  # every store is 16 bytes
+    # The full CTA's block: every load (codes, scale bytes, row gamax) before its first store.
+    blocks = re.split(r"^\$L__BB\d+_\d+:", ptx, flags=re.M)
+    full = [
+        b
+        for b in blocks
+        if len(re.findall(r"\bst\.global\.v4\.", b)) >= cfg.steps * stores_per_half
+    ]
+    full = [b for b in full if len(re.findall(r"\bld\.global\.(b8|u8)\b", b)) == cfg.steps]
+    assert len(full) == 1, [len(b) for b in blocks]
+    first_store = full[0].index("st.global")
+    assert "ld.global" not in full[0][first_store:]
+    # Per half-group: 2 for ds, and per element one exact 2^126 scaling and one rounded product.
+    assert len(re.findall(r"\bmul\.rn\.f32\b", ptx)) % (2 + 2 * 8) == 0
     assert len(re.findall(r"\bdiv\.rn\.f32\b", ptx)) == 1
     assert counts["red/atom"] == 0
     cvt = len(re.findall(r"\bcvt\.rn\.(bf16|f16)x2\.f32\b", ptx))
     assert (cvt == 0) == (out_dtype == "float32")
     if out_dtype != "float32":
         assert f"cvt.rn.{'bf16' if out_dtype == 'bfloat16' else 'f16'}x2.f32" in ptx
-    # Per group: 2 for ds, and per element one exact 2^126 scaling and one rounded product.
-    assert len(re.findall(r"\bmul\.rn\.f32\b", ptx)) % (2 + 2 * 16) == 0
 
 
 def test_can_run_never_raises_and_says_why():
@@ -138,6 +154,37 @@ def test_bitwise_parity(out_dtype, bound, row_scaled, kind):
         knobs = {"e4m3_scale_bound": bound, "out_dtype": out_dtype}
         ok, why = fos_cutedsl.can_run_dequantize(codes, scales, gamax, **knobs)
         assert ok, why
+        want = fos_reference.dequantize(codes, scales, gamax, **knobs)
+        got = _run(codes, scales, gamax, bound, out_dtype)
+        bad = dequant_mismatch(got, want)
+        where = f"{_NAMES[out_dtype]} bound={bound} row={row_scaled} {kind} ({rows}, {cols})"
+        assert not bad, f"{where}: {bad}"
+
+
+# A CTA takes 4096 half-groups (2048 groups; DequantizeConfig's 512 threads x 8 steps).
+TAIL_SHAPES = [
+    (4099, 16),  # C = 16: 2 full CTAs and 3 groups; a CTA's rows end mid-step
+    (2731, 48),  # 3 groups a row: row steps of 85 rows and 1 group; 4 full CTAs + 1 group
+    (2049, 32),  # 2 full CTAs + 2 groups, rows straddle every CTA boundary
+    (3, 16 * 1001),  # 1 full CTA, then a ragged CTA of 1910 halves (several per thread)
+    (257, 48),  # no full CTA at all: 771 groups
+    (1, 16 * 4097),  # 2 full CTAs and one more group, all in one row
+]
+
+
+@gpu
+@pytest.mark.parametrize("kind", ["quantized", "all_bytes"])
+@pytest.mark.parametrize("row_scaled", [False, True], ids=["tensor", "row"])
+@pytest.mark.parametrize("bound", BOUNDS)
+@pytest.mark.parametrize("out_dtype", OUT_DTYPES, ids=lambda d: _NAMES[d])
+def test_bitwise_parity_tile_tails(out_dtype, bound, row_scaled, kind):
+    """Shapes whose groups are not whole CTAs, with rows crossing the CTAs' chunks."""
+    for rows, cols in TAIL_SHAPES:
+        seed = zlib.crc32(f"tail/{out_dtype}/{bound}/{row_scaled}/{kind}/{rows}x{cols}".encode())
+        codes, scales, gamax = (
+            t.cuda() for t in make_dequant_case(kind, rows, cols, row_scaled, bound, seed)
+        )
+        knobs = {"e4m3_scale_bound": bound, "out_dtype": out_dtype}
         want = fos_reference.dequantize(codes, scales, gamax, **knobs)
         got = _run(codes, scales, gamax, bound, out_dtype)
         bad = dequant_mismatch(got, want)

@@ -13,15 +13,22 @@ arithmetic makes a NaN (a NaN scale or gamax, ``0 * Inf``), the result is a
 NaN of whatever pattern the hardware makes: SPEC fixes only NaN-ness.
 
 Tiling. Group ``t`` (16 elements, row-major over (R, C/16)) is code bytes
-``[8t, 8t + 8)``, scale byte ``t`` and outputs ``[16t, 16t + 16)``. A CTA of
-``threads`` threads covers ``2 * threads * pairs`` consecutive groups; a
-thread takes group pairs ``(2p, 2p + 1)`` one CTA-wide stride apart: per
-pair one 16-byte code load (``ld.global.v4``), one 2-byte scale load and 64
-bytes (bf16/f16; 128 for float32) of 16-byte stores (``st.global.v4``). The
-last CTA, if ragged, takes single groups (an 8-byte code load each), so no
-load reads past the codes. Row-scaled: a thread divides once for its first
-group's row and steps rows by a host-computed quotient and remainder. All
-addresses are 64-bit.
+``[8t, 8t + 8)``, scale byte ``t`` and outputs ``[16t, 16t + 16)``; its half
+``h = 2t + i`` (``i`` in 0, 1) is the 4-byte code word ``h`` and outputs
+``[8h, 8h + 8)``. A thread takes one half-group a step: a CTA of ``threads``
+threads covers ``threads * steps`` consecutive half-groups, step ``k`` of
+thread ``x`` half-group ``threads * k + x``. So one warp instruction loads
+128 contiguous code bytes (``ld.global.u32``; lanes ``2m, 2m + 1`` share a
+scale byte, ``ld.global.u8``) and stores 512 contiguous output bytes
+(``st.global.v4``, 16 bytes a lane; float32: 32 bytes a lane, two
+``st.global.v4`` that together fill 1024 contiguous bytes). A full CTA
+issues every load of its ``steps`` steps (codes, scale bytes and, row-scaled,
+the rows' gamax) before the first decode and store: the stores may alias the
+loads, so only this program order keeps all of them in flight at once. The
+last CTA, if ragged, loops over single half-groups with the same accesses,
+so no load reads past the codes. Row-scaled: a thread divides once for its
+first group's row and steps rows by a host-computed quotient and remainder.
+All addresses are 64-bit.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from typing import NamedTuple
 import cutlass
 import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
-from cutlass import Float32, Int32, Int64, Uint8, Uint16, Uint32
+from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from . import decode, ieee
 
@@ -57,11 +64,12 @@ class DequantizeConfig:
     out_dtype: str
     bound: int
     row_scaled: bool
-    threads: int = 256
-    pairs: int = 4  # group pairs per thread
+    threads: int = 512  # even: a thread's half of its group is ``tidx & 1``
+    steps: int = 8  # half-groups per thread (all loads in flight before the first store)
 
     def __post_init__(self):
-        assert self.out_dtype in _DTYPES and self.bound in (256, 448) and self.pairs >= 1
+        assert self.out_dtype in _DTYPES and self.bound in (256, 448)
+        assert self.steps >= 1 and self.threads % 64 == 0
 
     @property
     def d(self) -> float:
@@ -72,8 +80,16 @@ class DequantizeConfig:
         return GROUP * _WIDTH[self.out_dtype]
 
     @property
+    def half_out_bytes(self) -> int:
+        return self.group_out_bytes // 2
+
+    @property
+    def halves_per_block(self) -> int:
+        return self.threads * self.steps
+
+    @property
     def groups_per_block(self) -> int:
-        return 2 * self.threads * self.pairs
+        return self.halves_per_block // 2
 
 
 class DequantizeKernel:
@@ -93,15 +109,15 @@ class DequantizeKernel:
     ):
         cfg = self.cfg
         groups_per_row = Int64(mScales.shape[1])
-        total = Int64(mScales.shape[0]) * groups_per_row
-        per_block = cfg.groups_per_block
-        grid = Int32((total + (per_block - 1)) // per_block)
-        # Row-scaled: a thread's next pair is 2 * threads groups on, i.e. ``step_rows``
-        # rows and ``step_rem`` groups (the launcher never calls with zero groups).
-        step = Int64(2 * cfg.threads)
+        halves = Int64(mScales.shape[0]) * groups_per_row * 2
+        per_block = cfg.halves_per_block
+        grid = Int32((halves + (per_block - 1)) // per_block)
+        # Row-scaled: a thread's next step is ``threads`` half-groups (threads / 2 groups)
+        # on, i.e. ``step_rows`` rows and ``step_rem`` groups (never called with zero groups).
+        step = Int64(cfg.threads // 2)
         step_rows = step // cutlass.max(groups_per_row, Int64(1))
         step_rem = step - step_rows * groups_per_row
-        steps = (total, groups_per_row, step_rows, step_rem)
+        steps = (halves, groups_per_row, step_rows, step_rem)
         self.kernel(mCodes, mScales, mAmax, mOut, *steps).launch(
             grid=[grid, 1, 1], block=[cfg.threads, 1, 1], stream=stream
         )
@@ -113,7 +129,7 @@ class DequantizeKernel:
         mScales: cute.Tensor,
         mAmax: cute.Tensor,
         mOut: cute.Tensor,
-        total: Int64,
+        halves: Int64,
         groups_per_row: Int64,
         step_rows: Int64,
         step_rem: Int64,
@@ -125,57 +141,53 @@ class DequantizeKernel:
         gamax = Float32(0.0)
         if cutlass.const_expr(not cfg.row_scaled):
             gamax = mAmax[0]
-        start = Int64(bidx) * cfg.groups_per_block
-        if start + cfg.groups_per_block <= total:
-            # ======== a full CTA: group pairs, 16-byte code loads
-            g = start + 2 * Int64(tidx)
+        code_base = mCodes.iterator.toint()
+        scale_base = mScales.iterator.toint()
+        out_base = mOut.iterator.toint()
+        start = Int64(bidx) * cfg.halves_per_block
+        h0 = start + Int64(tidx)
+        if start + cfg.halves_per_block <= halves:
+            # ======== a full CTA: every load first, then decode and store
+            words, bytes_, gamaxes = [], [], []
+            g0 = h0 >> 1  # step k's group is g0 + k threads / 2 (threads is even)
             row = Int64(0)
             rem = Int64(0)
             if cutlass.const_expr(cfg.row_scaled):
-                row = g // groups_per_row
-                rem = g - row * groups_per_row
-            for k in cutlass.range_constexpr(cfg.pairs):
-                gk = g + Int64(k * 2 * cfg.threads)
-                codes = _load_words(mCodes.iterator.toint() + gk * (GROUP // 2), 4)
-                pair = Int32(_load_scalar(Uint16, mScales.iterator.toint() + gk)) & 0xFFFF
-                f_odd, f_even = ieee.e4m3x2_to_f32(pair)
-                g_even, g_odd = gamax, gamax
+                row = g0 // groups_per_row
+                rem = g0 - row * groups_per_row
+            for k in cutlass.range_constexpr(cfg.steps):
+                h = h0 + Int64(k * cfg.threads)
+                words.append(_load_scalar(Uint32, code_base + h * 4))
+                g = g0 + Int64(k * (cfg.threads // 2))
+                bytes_.append(Int32(_load_scalar(Uint8, scale_base + g)) & 0xFF)
                 if cutlass.const_expr(cfg.row_scaled):
-                    g_even = mAmax[row]
-                    g_odd = mAmax[row + Int64(rem + 1 == groups_per_row)]
-                ds_even = decode.group_scale(pair & 0xFF, f_even, g_even, factor_inv)
-                ds_odd = decode.group_scale(pair >> 8, f_odd, g_odd, factor_inv)
-                words = _decode(cfg, codes[0], ds_even) + _decode(cfg, codes[1], ds_even)
-                words += _decode(cfg, codes[2], ds_odd) + _decode(cfg, codes[3], ds_odd)
-                _store_words(mOut.iterator.toint() + gk * cfg.group_out_bytes, words)
-                if cutlass.const_expr(cfg.row_scaled and k + 1 < cfg.pairs):
-                    rem = rem + step_rem
-                    row = row + step_rows
-                    wrap = Int64(rem >= groups_per_row)
-                    rem = rem - wrap * groups_per_row
-                    row = row + wrap
+                    gamaxes.append(mAmax[row])
+                    if cutlass.const_expr(k + 1 < cfg.steps):
+                        rem = rem + step_rem
+                        row = row + step_rows
+                        wrap = Int64(rem >= groups_per_row)
+                        rem = rem - wrap * groups_per_row
+                        row = row + wrap
+                else:
+                    gamaxes.append(gamax)
+            for k in cutlass.range_constexpr(cfg.steps):
+                h = h0 + Int64(k * cfg.threads)
+                byte = bytes_[k]
+                ds = decode.group_scale(byte, ieee.e4m3_to_f32(byte), gamaxes[k], factor_inv)
+                out = _decode(cfg, words[k], ds)
+                _store_words(out_base + h * cfg.half_out_bytes, out)
         else:
-            # ======== the ragged last CTA: single groups, 8-byte code loads
-            g = start + Int64(tidx)
-            while g < total:
-                codes = _load_words(mCodes.iterator.toint() + g * (GROUP // 2), 2)
-                byte = Int32(_load_scalar(Uint8, mScales.iterator.toint() + g))
-                f = ieee.e4m3_to_f32(byte)
+            # ======== the ragged last CTA: one half-group a step while in range
+            h = h0
+            while h < halves:
+                word = _load_scalar(Uint32, code_base + h * 4)
+                byte = Int32(_load_scalar(Uint8, scale_base + (h >> 1))) & 0xFF
                 gamax_g = gamax
                 if cutlass.const_expr(cfg.row_scaled):
-                    gamax_g = mAmax[g // groups_per_row]
-                ds = decode.group_scale(byte, f, gamax_g, factor_inv)
-                words = _decode(cfg, codes[0], ds) + _decode(cfg, codes[1], ds)
-                _store_words(mOut.iterator.toint() + g * cfg.group_out_bytes, words)
-                g = g + cfg.threads
-
-
-def _load_words(addr, n: int):
-    """``n`` 32-bit words at the ``4 n``-byte aligned global ``addr`` (one vector load)."""
-    ptr = cute.make_ptr(Uint32, addr, cute.AddressSpace.gmem, assumed_align=4 * n)
-    words = cute.make_rmem_tensor((n,), Uint32)
-    cute.autovec_copy(cute.make_tensor(ptr, cute.make_layout(n)), words)
-    return words
+                    gamax_g = mAmax[(h >> 1) // groups_per_row]
+                ds = decode.group_scale(byte, ieee.e4m3_to_f32(byte), gamax_g, factor_inv)
+                _store_words(out_base + h * cfg.half_out_bytes, _decode(cfg, word, ds))
+                h = h + cfg.threads
 
 
 def _load_scalar(dtype, addr):

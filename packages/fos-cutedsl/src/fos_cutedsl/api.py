@@ -319,7 +319,7 @@ def _dequantize_why_not(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
         return "scales' data pointer is not 2-byte aligned"
     if row_scaled and global_amax.stride() != (1,):
         return "the row global_amax vector is not contiguous"
-    per_block = 2 * 256 * 4  # DequantizeConfig: threads x 2 groups x pairs
+    per_block = _dequantize.DequantizeConfig("bfloat16", 256, False).groups_per_block
     if -(-scales.numel() // per_block) > _MAX_BLOCKS:
         return f"codes hold {scales.numel()} groups, more than one launch covers"
     return ""

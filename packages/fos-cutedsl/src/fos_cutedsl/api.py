@@ -1,4 +1,5 @@
-"""``quantize`` and ``can_run``: the kernel behind the reference's signature."""
+"""``quantize`` and ``can_run``: the kernel behind the reference's signature (and the
+elementwise kernels' and fake-quantize's APIs after it)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,19 @@ import functools
 
 import torch
 
-from fos_reference.validation import check_dequantize_args, check_quantize_args
+from fos_reference.validation import (
+    check_dequantize_args,
+    check_fake_quantize_args,
+    check_quantize_args,
+)
 
 from .cache import CompileCache
-from .config import VariantKey
+from .config import FakeQuantizeKey, VariantKey
 
 try:
-    from .compile import compile_variant
+    from .compile import compile_fake_variant, compile_variant
 except ImportError as exc:  # CuTe DSL (or its CUDA bindings) missing
-    compile_variant = None
+    compile_variant = compile_fake_variant = None
     _IMPORT_ERROR: str = f"CuTe DSL is not importable: {exc}"
 else:
     _IMPORT_ERROR = ""
@@ -425,3 +430,101 @@ def quantize_launcher(
             fn(*args)
 
     return on_device
+
+
+# ======== fake_quantize: the quantize kernels storing x_hat instead of codes and scales
+
+#: The compile cache of the fake-quantize variants (one binary per ``FakeQuantizeKey``).
+FAKE_QUANTIZE_CACHE = (
+    CompileCache(lambda *key: compile_fake_variant(FakeQuantizeKey(*key)), name="fake_quantize")
+    if compile_fake_variant is not None
+    else None
+)
+
+
+def _fake_why_not(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype) -> str:
+    """Empty string when the fake-quantize kernel can run, else the first reason it cannot."""
+    check_fake_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype)
+    why = _why_not(x, global_amax, block, err_mode, e4m3_scale_bound)
+    if why:
+        return why
+    if out_dtype is not None and out_dtype not in _DTYPE_NAMES:
+        return f"the kernel does not write {out_dtype}"
+    return ""
+
+
+def can_run_fake_quantize(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    out_dtype: torch.dtype | None = None,
+) -> tuple[bool, str]:
+    """Whether ``fake_quantize`` can run these arguments here, and if not, why. Never raises."""
+    try:
+        why = _fake_why_not(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype)
+    except (TypeError, ValueError) as exc:
+        return False, f"invalid arguments: {exc}"
+    return (False, why) if why else (True, "ok")
+
+
+def fake_quantize(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    out_dtype: torch.dtype | None = None,
+) -> torch.Tensor:
+    """``dequantize(quantize(x))`` in one kernel, bit-identical to ``fos_reference.fake_quantize``.
+
+    Reads ``x`` once and writes ``x_hat`` (R, C) of ``out_dtype`` (default: x's);
+    the codes and scales are never stored. Where the arithmetic makes a NaN, only
+    NaN-ness is specified. Raises the reference's ``TypeError``/``ValueError`` for
+    invalid arguments and ``RuntimeError`` when ``can_run_fake_quantize`` says no.
+    """
+    why = _fake_why_not(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype)
+    if why:
+        raise RuntimeError(f"fos_cutedsl.fake_quantize cannot run: {why}")
+    out = torch.empty(x.shape, dtype=x.dtype if out_dtype is None else out_dtype, device=x.device)
+    if x.numel() != 0:
+        launch_fake_quantize(x, global_amax, out, block, err_mode, e4m3_scale_bound)
+    return out
+
+
+def launch_fake_quantize(
+    x2d: torch.Tensor,
+    global_amax: torch.Tensor,
+    out: torch.Tensor,
+    block: str,
+    err_mode: str,
+    e4m3_scale_bound: int,
+) -> None:
+    """Run the fake-quantize kernel into the caller-owned ``out`` (R, C) of the output dtype.
+
+    No checks: the caller has checked ``can_run_fake_quantize``; ``x2d`` is
+    contiguous and 16-byte aligned, ``global_amax`` float32 (1,) or (R,)
+    contiguous, ``out`` contiguous and 16-byte aligned on x's device.
+    """
+    rows, cols = x2d.shape
+    if rows * cols == 0:
+        return
+    row_scaled = global_amax.numel() != 1
+    if x2d.stride() != (cols, 1):  # canonical strides (see ``launch``)
+        x2d = x2d.as_strided((rows, cols), (cols, 1))
+    if out.stride() != (cols, 1):
+        out = out.as_strided((rows, cols), (cols, 1))
+    amax = global_amax
+    if amax.dim() != 1 or amax.stride() != (1,):
+        amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
+        amax = amax.as_strided((amax.shape[0],), (1,))
+    index = _index(x2d.device)
+    major, minor = _capability(index)
+    key = FakeQuantizeKey(
+        _DTYPE_NAMES[x2d.dtype], _DTYPE_NAMES[out.dtype], block, err_mode, int(e4m3_scale_bound),
+        row_scaled, f"sm_{major}{minor}a", _sm_count(index),
+    )  # fmt: skip
+    _run(FAKE_QUANTIZE_CACHE, key, x2d.device, x2d, amax, out)

@@ -67,6 +67,7 @@ from cutlass.base_dsl.enums import Arch
 
 from .choice import bound_scale, choose_by_bound, div6, fast_path_fails, global_scale, row_candidate
 from .config import FLT_MAX, GROUP, NAN, TABLE
+from .decode import group_scale, scaled_words
 from .e2m1 import (
     code_word,
     cvt_e2m1x8,
@@ -88,6 +89,7 @@ from .ieee import (
     as_f32,
     cvt_e4m3x2,
     div_rn,
+    e4m3_to_f32,
     e4m3x2_to_f32,
     f32_bits,
     fmax,
@@ -102,7 +104,7 @@ from .ieee import (
     unpack_bf16x2,
     unpack_f16x2,
 )
-from .memory import reload_v4
+from .memory import reload_v4, store_vector_if
 
 
 def group_address(cfg, mX, t):
@@ -268,7 +270,7 @@ def fast_group(cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes,
     ``consts`` is ``(gamax, s, margin)``; row-scaled reads them from ``table``, at
     the row of the thread's ``k``-th group.
     """
-    gamax, s, margin = consts
+    gamax, s, margin = consts[:3]  # fake-quantize: consts[3] is RN(1 / D)
     x = _unpack(cfg, words)
 
     # ---- step 1: global scale (row-scaled: this row's)
@@ -328,7 +330,11 @@ def fast_group(cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes,
     word1 = with_signs(codes[1], signs[1])
     scale = select_bits(pick4, byte4, pair)
     if in_range:
-        store_group(mCodes, mScales, t, word0, word1, scale)
+        if cutlass.const_expr(cfg.fake):
+            f = pick_f32(pick4, f4, f6)  # the chosen scale byte's value
+            store_fake_group(cfg, mCodes, t, word0, word1, scale, f, gamax, consts[3])
+        else:
+            store_group(mCodes, mScales, t, word0, word1, scale)
     # The exact path redoes the group where a shortcut's precondition
     # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
     # the rounding does not saturate) or an error is NaN (a NaN element).
@@ -418,8 +424,25 @@ def store_group(mCodes, mScales, t, word0, word1, scale):
     gS[0] = Uint8(scale & 0xFF)
 
 
+def store_fake_group(cfg, mOut, t, word0, word1, scale, f, gamax, factor_inv):
+    """Fake-quantize: group ``t``'s x_hat (SPEC's dequantize of its code words and scale
+    byte) at output elements ``[16t, 16t + 16)``, in 16-byte stores.
+
+    ``f`` is the scale byte's exact value (None: decoded here), ``gamax`` the
+    group's global amax (the row's when row-scaled), ``factor_inv`` ``RN(1 / D)``.
+    """
+    if cutlass.const_expr(f is None):
+        f = e4m3_to_f32(scale)
+    ds = group_scale(scale, f, gamax, factor_inv)
+    words = scaled_words(cfg.fake, word0, ds) + scaled_words(cfg.fake, word1, ds)
+    addr = mOut.iterator.toint() + t * (GROUP * cfg.out_width // 8)
+    for q in range(len(words) // 4):
+        store_vector_if(Int32(1), addr + q * 16, words[4 * q : 4 * q + 4])
+
+
 def exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):
-    """One group entirely as SPEC writes it (steps 1-8): (t, in range, two code words, scale)."""
+    """One group entirely as SPEC writes it (steps 1-8): (t, in range, two code words, scale),
+    and for fake-quantize the group's global amax after them."""
     words, (t, row, in_range) = load_group(cfg, mX, position)
     x = _unpack(cfg, words)
     if cutlass.const_expr(cfg.row_scaled):
@@ -429,6 +452,8 @@ def exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):
     else:
         s = global_scale(gamax, d)
     pair, f4, f6 = candidate_scales(block_amax(x), s, fast=False)
+    if cutlass.const_expr(cfg.fake):
+        return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d), gamax
     return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
 
 

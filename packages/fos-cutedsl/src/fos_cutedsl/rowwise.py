@@ -38,6 +38,7 @@ from .group import (
     group_address,
     load_group,
     scaled_margin,
+    store_fake_group,
     store_group,
 )
 from .ieee import div_rn, less_mask, mul_rn, pick_f32
@@ -115,6 +116,11 @@ class QuantizeKernel:
         s = global_scale(gamax, d)
         s_dec = div_rn(Float32(1.0), s)
         margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
+        consts = (gamax, s, margin)
+        factor_inv = None
+        if cutlass.const_expr(cfg.fake):  # fake-quantize: the dequantize's RN(1 / D)
+            factor_inv = div_rn(Float32(1.0), d)
+            consts = (gamax, s, margin, factor_inv)
         # Full CTAs run a copy without clamps (each group's addresses are
         # constant offsets from the thread's first); the last CTA, if ragged,
         # runs a clamped copy.
@@ -160,7 +166,7 @@ class QuantizeKernel:
                     if cutlass.const_expr(k + depth < cfg.groups_per_thread):
                         ahead.append(load_group(cfg, mX, at.group(k + depth)))
                     slow = fast_group(
-                        cfg, words, t, in_range, (gamax, s, margin), k, table, mantissas,
+                        cfg, words, t, in_range, consts, k, table, mantissas,
                         mX, mCodes, mScales,
                     )  # fmt: skip
                     flagged = flagged | (slow << k)
@@ -170,11 +176,15 @@ class QuantizeKernel:
             for k in cutlass.range(cfg.groups_per_thread, unroll=1):
                 if (flagged >> k) & 1 != 0:
                     redo = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total, True)
-                    t, in_range, word0, word1, scale = exact_group(
-                        cfg, mX, mAmax, redo.group(k), s_dec, gamax, d
-                    )
+                    exact = exact_group(cfg, mX, mAmax, redo.group(k), s_dec, gamax, d)
+                    t, in_range, word0, word1, scale = exact[:5]
                     if in_range:
-                        store_group(mCodes, mScales, t, word0, word1, scale)
+                        if cutlass.const_expr(cfg.fake):
+                            g = exact[5]  # the group's global amax (row-scaled: its row's)
+                            fi = factor_inv
+                            store_fake_group(cfg, mCodes, t, word0, word1, scale, None, g, fi)
+                        else:
+                            store_group(mCodes, mScales, t, word0, word1, scale)
 
 
 @cute.jit

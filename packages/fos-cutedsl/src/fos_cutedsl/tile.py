@@ -55,6 +55,7 @@ from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from .choice import choice_margin, choose_by_bound, fast_path_fails, global_scale
 from .config import GROUP, TABLE, QuantizeConfig, launch_bounds
+from .decode import group_scale, scaled_words
 from .e2m1 import e2m1_round_magic, with_signs
 from .group import (
     add_error,
@@ -75,6 +76,7 @@ from .ieee import (
     add_rn,
     as_f32,
     div_rn,
+    e4m3_to_f32,
     fmax,
     high_byte16,
     less_mask,
@@ -83,7 +85,14 @@ from .ieee import (
     select_bits,
     sub_rn,
 )
-from .memory import load_shared, prefetch_line_l2, reload_v4, store_if, store_shared
+from .memory import (
+    load_shared,
+    prefetch_line_l2,
+    reload_v4,
+    store_if,
+    store_shared,
+    store_vector_if,
+)
 
 ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
 WARPS = 8  # 256 threads: one strip per warp
@@ -155,6 +164,8 @@ class TileKernel:
         )
         lanes = _Lanes(cfg, mX, mCodes, mScales, tile_rows, tile_cols)
         gamax = mAmax[0]
+        if cutlass.const_expr(cfg.fake):  # fake-quantize: the dequantize's constants
+            lanes.gamax, lanes.factor_inv = gamax, div_rn(Float32(1.0), d)
         s = global_scale(gamax, d)
         s_dec = div_rn(Float32(1.0), s)
         margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
@@ -249,6 +260,9 @@ class _Lanes:
         esize = cfg.width // 8
         self.x = (mX.iterator.toint() + first * esize, cols * esize)
         self.codes = (mCodes.iterator.toint() + first // 2, cols // 2)
+        if cutlass.const_expr(cfg.fake):  # fake-quantize: ``mCodes`` is the (R, C) output
+            osize = cfg.out_width // 8
+            self.out = (mCodes.iterator.toint() + first * osize, cols * osize)
         # the scale byte of row r4 + 4 part (the first row this lane stores it on)
         self.scales = (
             mScales.iterator.toint() + (r4 + 4 * self.part) * tile_cols + tile,
@@ -331,6 +345,9 @@ def _store_unit(lanes, stage, k, codes, scale):
     if cutlass.const_expr(lanes.cfg.stage_stores):
         _stage_unit(lanes, stage, k, codes, scale)
         return
+    if cutlass.const_expr(lanes.cfg.fake):
+        _store_fake_unit(lanes, k, codes, scale)
+        return
     in_range = Int32(lanes.in_range(k))
     for i in range(ROWS_PER_LANE):
         c_addr = lanes.address(lanes.codes, k, ROWS_PER_LANE * i)
@@ -341,6 +358,27 @@ def _store_unit(lanes, stage, k, codes, scale):
     for t in range(ROWS_PER_LANE // lanes.parts):
         s_addr = lanes.address(lanes.scales, k, ROWS_PER_LANE * lanes.parts * t)
         store_if(in_range, s_addr, scale, 8)
+
+
+def _store_fake_unit(lanes, k, codes, scale):
+    """Fake-quantize: unit ``k``'s x_hat, ``E`` outputs on each of its 4 rows.
+
+    SPEC's dequantize of the tile's scale byte and the lane's code words (16-bit
+    inputs: a word a row; float32: rows ``2w`` and ``2w + 1`` in word ``w``'s low
+    and high halves), each row's outputs in one or two predicated 8- or 16-byte
+    stores at the row's elements.
+    """
+    cfg = lanes.cfg
+    in_range = Int32(lanes.in_range(k))
+    ds = group_scale(scale, e4m3_to_f32(scale), lanes.gamax, lanes.factor_inv)
+    for i in range(ROWS_PER_LANE):
+        if cutlass.const_expr(lanes.e == 8):
+            words = scaled_words(cfg.fake, codes[i], ds)
+        else:  # float32: a code word holds rows 2w and 2w + 1
+            words = scaled_words(cfg.fake, codes[i // 2] >> (16 * (i % 2)), ds, 4)
+        addr = lanes.address(lanes.out, k, ROWS_PER_LANE * i)
+        for q in range(0, len(words), 4):
+            store_vector_if(in_range, addr + q * 4, words[q : q + 4])
 
 
 def _stage_layout(cfg):

@@ -21,9 +21,17 @@ from typing import Any, NamedTuple
 import torch
 
 from .. import check
-from ..api import AMAX_CACHE, CACHE, DEQUANTIZE_CACHE, _amax, _dequantize, arch_of
+from ..api import (
+    AMAX_CACHE,
+    CACHE,
+    DEQUANTIZE_CACHE,
+    FAKE_QUANTIZE_CACHE,
+    _amax,
+    _dequantize,
+    arch_of,
+)
 from ..cache import CompileCache
-from ..config import VariantKey
+from ..config import FakeQuantizeKey, VariantKey
 
 
 class Family(NamedTuple):
@@ -43,6 +51,7 @@ def register(key_type: type, cache: CompileCache | None, variants: Callable[[str
 
 
 register(VariantKey, CACHE, check.variants)
+register(FakeQuantizeKey, FAKE_QUANTIZE_CACHE, check.fake_variants)
 if _amax is not None:
     register(_amax.AmaxKey, AMAX_CACHE, _amax.variants)
 if _dequantize is not None:

@@ -2,9 +2,11 @@
 
 ``QuantizeConfig`` holds one kernel variant's knobs (one compiled binary each)
 and fills in each mode's tuned defaults; ``VariantKey`` is what selects a
-binary in the compile cache. Every tuning computes the same bits: the knobs
-change only speed. The defaults are the fastest measured on the H200
-(``bench/variants.py`` times them; ``bench/NOTES.md`` has the measurements).
+binary in the compile cache (``FakeQuantizeKey`` for the fake-quantize variants:
+the same kernels storing x_hat instead of codes and scales). Every tuning
+computes the same bits: the knobs change only speed. The defaults are the
+fastest measured on the H200 (``bench/variants.py`` times them;
+``bench/NOTES.md`` has the measurements).
 
 This module imports nothing from the CuTe DSL, so ``cache``, ``api`` and the
 package import (and report the DSL missing) without it.

@@ -54,7 +54,10 @@ a segment-scaled ``RN(y + 2^23)`` E2M1 rounding (SM90) or the hardware
 conversion (SM100+), and ``val = ((dq * f) * gamax) / D`` with ``div.rn``.
 
 Group ``t`` is elements ``[16t, 16t+16)``, code bytes ``[8t, 8t+8)`` (one
-8-byte store) and scale byte ``t``. All addresses are 64-bit.
+8-byte store) and scale byte ``t``. Fake-quantize (``QuantizeConfig.fake``)
+stores instead SPEC's dequantize of the same code words and scale byte
+(``decode``) at output elements ``[16t, 16t+16)``, in 16-byte stores
+(``store_fake_group``). All addresses are 64-bit.
 """
 
 from __future__ import annotations
@@ -67,7 +70,6 @@ from cutlass.base_dsl.enums import Arch
 
 from .choice import bound_scale, choose_by_bound, div6, fast_path_fails, global_scale, row_candidate
 from .config import FLT_MAX, GROUP, NAN, TABLE
-from .decode import group_scale, scaled_words
 from .e2m1 import (
     code_word,
     cvt_e2m1x8,
@@ -83,13 +85,13 @@ from .e2m1 import (
     sign_nibbles32,
     with_signs,
 )
+from .fake import store_fake_group
 from .ieee import (
     abs_f32,
     add_rn,
     as_f32,
     cvt_e4m3x2,
     div_rn,
-    e4m3_to_f32,
     e4m3x2_to_f32,
     f32_bits,
     fmax,
@@ -104,7 +106,7 @@ from .ieee import (
     unpack_bf16x2,
     unpack_f16x2,
 )
-from .memory import reload_v4, store_vector_if
+from .memory import reload_v4
 
 
 def group_address(cfg, mX, t):
@@ -422,22 +424,6 @@ def store_group(mCodes, mScales, t, word0, word1, scale):
     s_ptr = cute.make_ptr(Uint8, s_addr, cute.AddressSpace.gmem, assumed_align=1)
     gS = cute.make_tensor(s_ptr, cute.make_layout(1))
     gS[0] = Uint8(scale & 0xFF)
-
-
-def store_fake_group(cfg, mOut, t, word0, word1, scale, f, gamax, factor_inv):
-    """Fake-quantize: group ``t``'s x_hat (SPEC's dequantize of its code words and scale
-    byte) at output elements ``[16t, 16t + 16)``, in 16-byte stores.
-
-    ``f`` is the scale byte's exact value (None: decoded here), ``gamax`` the
-    group's global amax (the row's when row-scaled), ``factor_inv`` ``RN(1 / D)``.
-    """
-    if cutlass.const_expr(f is None):
-        f = e4m3_to_f32(scale)
-    ds = group_scale(scale, f, gamax, factor_inv)
-    words = scaled_words(cfg.fake, word0, ds) + scaled_words(cfg.fake, word1, ds)
-    addr = mOut.iterator.toint() + t * (GROUP * cfg.out_width // 8)
-    for q in range(len(words) // 4):
-        store_vector_if(Int32(1), addr + q * 16, words[4 * q : 4 * q + 4])
 
 
 def exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):

@@ -35,6 +35,7 @@ from cutlass import Float32, Int32, Int64, Uint32
 
 from .choice import choice_margin, global_scale
 from .config import GROUP, QuantizeConfig, launch_bounds
+from .fake import store_fake_group
 from .group import (
     build_scale_table,
     exact_group,
@@ -42,7 +43,6 @@ from .group import (
     load_group,
     load_group_into,
     scaled_margin,
-    store_fake_group,
     store_group,
 )
 from .ieee import div_rn

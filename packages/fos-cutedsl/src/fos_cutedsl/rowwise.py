@@ -31,6 +31,7 @@ from cutlass import Float32, Int32, Int64
 
 from .choice import choice_margin, global_scale, mantissa_scale, zero_scale_inv
 from .config import GROUP, NAN, QuantizeConfig, launch_bounds
+from .fake import store_fake_group
 from .group import (
     build_scale_table,
     exact_group,
@@ -38,7 +39,6 @@ from .group import (
     group_address,
     load_group,
     scaled_margin,
-    store_fake_group,
     store_group,
 )
 from .ieee import div_rn, less_mask, mul_rn, pick_f32

@@ -39,6 +39,9 @@ CTA writes its rows out whole: 128 bytes of codes and 16 scale bytes a row
 (``_flush_stage``). 16-bit 16x16 is faster unstaged (``bench/NOTES.md``,
 "staged stores").
 
+Fake-quantize (``QuantizeConfig.fake``, never staged): each unit's x_hat,
+``E`` outputs on each of its 4 rows in 8- or 16-byte stores (``fake.store_fake_rows``).
+
 Grid: CTA ``(x, y, z)`` takes strips ``[8 x, 8 x + 8)``, one per warp, and
 tile rows ``[b K, b K + K)`` with ``b = z * gridDim.y + y`` (``K`` =
 ``groups_per_thread``, a unit per tile row; z only past grid.y's 65535).
@@ -55,8 +58,8 @@ from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from .choice import choice_margin, choose_by_bound, fast_path_fails, global_scale
 from .config import GROUP, TABLE, QuantizeConfig, launch_bounds
-from .decode import group_scale, scaled_words
 from .e2m1 import e2m1_round_magic, with_signs
+from .fake import store_fake_rows
 from .group import (
     add_error,
     block_amax,
@@ -76,7 +79,6 @@ from .ieee import (
     add_rn,
     as_f32,
     div_rn,
-    e4m3_to_f32,
     fmax,
     high_byte16,
     less_mask,
@@ -85,14 +87,7 @@ from .ieee import (
     select_bits,
     sub_rn,
 )
-from .memory import (
-    load_shared,
-    prefetch_line_l2,
-    reload_v4,
-    store_if,
-    store_shared,
-    store_vector_if,
-)
+from .memory import load_shared, prefetch_line_l2, reload_v4, store_if, store_shared
 
 ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
 WARPS = 8  # 256 threads: one strip per warp
@@ -346,7 +341,9 @@ def _store_unit(lanes, stage, k, codes, scale):
         _stage_unit(lanes, stage, k, codes, scale)
         return
     if cutlass.const_expr(lanes.cfg.fake):
-        _store_fake_unit(lanes, k, codes, scale)
+        rows = [lanes.address(lanes.out, k, ROWS_PER_LANE * i) for i in range(ROWS_PER_LANE)]
+        in_range = Int32(lanes.in_range(k))
+        store_fake_rows(lanes.cfg, in_range, rows, codes, scale, lanes.gamax, lanes.factor_inv)
         return
     in_range = Int32(lanes.in_range(k))
     for i in range(ROWS_PER_LANE):
@@ -358,27 +355,6 @@ def _store_unit(lanes, stage, k, codes, scale):
     for t in range(ROWS_PER_LANE // lanes.parts):
         s_addr = lanes.address(lanes.scales, k, ROWS_PER_LANE * lanes.parts * t)
         store_if(in_range, s_addr, scale, 8)
-
-
-def _store_fake_unit(lanes, k, codes, scale):
-    """Fake-quantize: unit ``k``'s x_hat, ``E`` outputs on each of its 4 rows.
-
-    SPEC's dequantize of the tile's scale byte and the lane's code words (16-bit
-    inputs: a word a row; float32: rows ``2w`` and ``2w + 1`` in word ``w``'s low
-    and high halves), each row's outputs in one or two predicated 8- or 16-byte
-    stores at the row's elements.
-    """
-    cfg = lanes.cfg
-    in_range = Int32(lanes.in_range(k))
-    ds = group_scale(scale, e4m3_to_f32(scale), lanes.gamax, lanes.factor_inv)
-    for i in range(ROWS_PER_LANE):
-        if cutlass.const_expr(lanes.e == 8):
-            words = scaled_words(cfg.fake, codes[i], ds)
-        else:  # float32: a code word holds rows 2w and 2w + 1
-            words = scaled_words(cfg.fake, codes[i // 2] >> (16 * (i % 2)), ds, 4)
-        addr = lanes.address(lanes.out, k, ROWS_PER_LANE * i)
-        for q in range(0, len(words), 4):
-            store_vector_if(in_range, addr + q * 4, words[q : q + 4])
 
 
 def _stage_layout(cfg):

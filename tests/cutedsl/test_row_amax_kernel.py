@@ -180,7 +180,7 @@ def test_special_rows(dtype):
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_tunings_give_the_same_bits(dtype):
     """Two rows per CTA (a ragged last CTA: 7 rows) and other read unrolls: same bits."""
-    from fos_cutedsl.api import arch_of
+    from fos_cutedsl import arch_of
     from fos_cutedsl.row_amax import compile_row_amax
 
     variant = Variant(dtype, "1x16", True, "mae", 256)

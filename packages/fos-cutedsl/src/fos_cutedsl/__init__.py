@@ -1,44 +1,54 @@
-"""fos-cutedsl: the four-over-six NVFP4 quantizer as a CuTe DSL GPU kernel.
+"""fos-cutedsl: four-over-six NVFP4 as CuTe DSL GPU kernels, bit-identical to ``fos_reference``.
 
-``quantize`` has ``fos_reference.quantize``'s signature and gives the same
-bits; ``can_run`` says whether it can run on given arguments, and why not;
-``launch`` runs the kernel into caller-owned buffers (no checks: for callers
-such as ``fos_op`` that have checked already). ``nan_amax`` and ``dequantize``
-do the same for ``fos_reference``'s functions of those names, with
-``can_run_nan_amax``/``can_run_dequantize`` and ``launch_nan_amax``/``launch_dequantize``.
-``quantize_row_amax`` is row-scaled 1x16 quantize that finds each row's amax in the
-same read of x and returns it with the codes and scales (``can_run_quantize_row_amax``,
-``launch_quantize_row_amax``).
+Each public function has the reference's signature and bits, a ``can_run_*``
+that says whether it can run on given arguments (and why not) and a
+``launch_*`` that runs it into caller-owned buffers without checks (for
+callers such as ``fos_op`` that have checked already):
+
+- ``quantize`` (``can_run``, ``launch``, ``quantize_launcher``) and
+  ``fake_quantize``: the quantize kernels (``api``);
+- ``nan_amax`` and ``dequantize``: the elementwise kernels (``api_elementwise``);
+- ``quantize_row_amax``: row-scaled quantize that finds each row's amax in the
+  same read of x and returns it with the codes and scales (``api_row_amax``).
+
 Compiled variants are kept on disk across processes (``disk_cache``);
 ``precompile`` fills that cache ahead of a job.
 """
 
 from .api import (
-    AMAX_CACHE,
     CACHE,
-    DEQUANTIZE_CACHE,
-    ROW_AMAX_CACHE,
-    arch_of,
+    FAKE_QUANTIZE_CACHE,
     can_run,
-    can_run_dequantize,
-    can_run_nan_amax,
-    can_run_quantize_row_amax,
-    dequantize,
+    can_run_fake_quantize,
+    fake_quantize,
     launch,
-    launch_dequantize,
-    launch_nan_amax,
-    launch_quantize_row_amax,
-    nan_amax,
+    launch_fake_quantize,
     quantize,
     quantize_launcher,
+)
+from .api_elementwise import (
+    AMAX_CACHE,
+    DEQUANTIZE_CACHE,
+    can_run_dequantize,
+    can_run_nan_amax,
+    dequantize,
+    launch_dequantize,
+    launch_nan_amax,
+    nan_amax,
+)
+from .api_row_amax import (
+    ROW_AMAX_CACHE,
+    can_run_quantize_row_amax,
+    launch_quantize_row_amax,
     quantize_row_amax,
 )
 from .cache import CompileCache
-from .config import QuantizeConfig, VariantKey
+from .config import FakeQuantizeKey, QuantizeConfig, VariantKey
+from .device import arch_of
 from .precompile import precompile
 
 #: The ops this package has kernels for (``fos_op`` dispatches on it).
-KERNELS = frozenset({"quantize", "nan_amax", "dequantize", "quantize_row_amax"})
+KERNELS = frozenset({"quantize", "fake_quantize", "nan_amax", "dequantize", "quantize_row_amax"})
 
 __version__ = "0.2.0"
 
@@ -46,19 +56,24 @@ __all__ = [
     "AMAX_CACHE",
     "CACHE",
     "DEQUANTIZE_CACHE",
+    "FAKE_QUANTIZE_CACHE",
     "KERNELS",
     "ROW_AMAX_CACHE",
     "CompileCache",
+    "FakeQuantizeKey",
     "QuantizeConfig",
     "VariantKey",
     "arch_of",
     "can_run",
     "can_run_dequantize",
+    "can_run_fake_quantize",
     "can_run_nan_amax",
     "can_run_quantize_row_amax",
     "dequantize",
+    "fake_quantize",
     "launch",
     "launch_dequantize",
+    "launch_fake_quantize",
     "launch_nan_amax",
     "launch_quantize_row_amax",
     "nan_amax",

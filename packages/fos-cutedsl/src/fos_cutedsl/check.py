@@ -14,8 +14,14 @@ constant D (``// fos: div-d fma``, checked on every input they take) and
 ``choose_by_bound``'s tagged threshold (``// fos: bound fma``, a bound): every
 other multiply and add is pinned by inline PTX, so any other fused
 multiply-add could only come from compiler contraction. The thread index must
-be widened to 64 bits before it forms an address. Exits non-zero on any
-failure.
+be widened to 64 bits before it forms an address.
+
+The fake-quantize variants (``fake_variants``; ``--fake all`` for every one,
+``--fake none`` for none) pass the same audit, and store only x_hat: every
+global store is an ``st.global.v4`` (or ``.v2`` where a lane's piece of a row
+is 8 bytes: 16x16 float32 into a 16-bit output), none of a code or a scale
+byte, and a 16-bit output has its ``cvt.rn.{bf16,f16}x2.f32``. Exits
+non-zero on any failure.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .config import VariantKey
+from .config import FakeQuantizeKey, VariantKey
 
 DTYPES = ("bfloat16", "float16", "float32")
 ERR_MODES = ("mae", "mse")
@@ -79,6 +85,10 @@ _BOUND_FMA = re.compile(
 # forms an address (``persistent``: the signed unit index, ``mul.wide.s32``).
 _WIDE_INDEX = re.compile(r"\bmul\.wide\.[su]32\s+%rd\d+,\s*%r\d+,\s*\d+;")
 _NARROW_GLOBAL = re.compile(r"\b(ld|st)\.global[^\[]*\[%r\d+")
+# Fake-quantize's stores (``memory.store_vector_if``) and every global store.
+_STORE_V4 = re.compile(r"\bst\.global\.v4\.(u|b)32\b")
+_STORE_V2 = re.compile(r"\bst\.global\.v2\.(u|b)32\b")
+_ANY_STORE = re.compile(r"\bst\.global\.")
 
 
 def variants(arch: str) -> list[VariantKey]:
@@ -89,6 +99,44 @@ def variants(arch: str) -> list[VariantKey]:
             DTYPES, LAYOUTS, ERR_MODES, BOUNDS
         )
     ]
+
+
+def fake_variants(arch: str, every: bool = True) -> list[FakeQuantizeKey]:
+    """The fake-quantize variants on ``arch``: every one (108), or (``every=False``) one
+    output dtype per quantize variant, rotating so each input dtype and mode meets all three."""
+    keys = []
+    for i, (dtype, (block, row_scaled), err, bound) in enumerate(
+        itertools.product(DTYPES, LAYOUTS, ERR_MODES, BOUNDS)
+    ):
+        outs = DTYPES if every else (DTYPES[(i + i // 4) % len(DTYPES)],)
+        keys += [FakeQuantizeKey(dtype, o, block, err, bound, row_scaled, arch) for o in outs]
+    return keys
+
+
+def audit_fake_ptx(ptx: str, key: FakeQuantizeKey) -> tuple[list[str], dict[str, int]]:
+    """``audit_ptx`` plus fake-quantize's stores: x_hat only, in 16- (or 8-) byte pieces."""
+    failures, counts = audit_ptx(ptx, key.arch)
+    counts["st.v4"] = len(_STORE_V4.findall(ptx))
+    counts["st.v2"] = len(_STORE_V2.findall(ptx))
+    narrow = len(_ANY_STORE.findall(ptx)) - counts["st.v4"] - counts["st.v2"]
+    if narrow:
+        failures.append(f"{narrow} global stores narrower than 8 bytes (codes or scales)")
+    eight_byte_rows = key.block == "16x16" and key.dtype == "float32" and key.out_dtype != "float32"
+    if counts["st.v2"] and not eight_byte_rows:
+        failures.append("8-byte global stores (code words?) where x_hat goes in 16-byte pieces")
+    if counts["st.v4" if not eight_byte_rows else "st.v2"] == 0:
+        failures.append("no x_hat stores")
+    if key.out_dtype != "float32":
+        kind = "bf16" if key.out_dtype == "bfloat16" else "f16"
+        if f"cvt.rn.{kind}x2.f32" not in ptx:
+            failures.append(f"no cvt.rn.{kind}x2.f32 for the {key.out_dtype} output")
+    return failures, counts
+
+
+def fake_name(key: FakeQuantizeKey) -> str:
+    """``fake-<dtype>-to-<out>-<block>-<err>-<bound>[-row]`` (no quantize variant's name)."""
+    row = "-row" if key.row_scaled else ""
+    return f"fake-{key.dtype}-to-{key.out_dtype}-{key.block}-{key.err_mode}-{key.bound}{row}"
 
 
 def has_hw_fp4(arch: str) -> bool:
@@ -126,9 +174,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arch", required=True, help="sm_90a, sm_100a, ...")
     parser.add_argument("--dump-dir", help="keep each variant's PTX here")
+    parser.add_argument(
+        "--fake",
+        choices=("some", "all", "none"),
+        default="some",
+        help="fake-quantize variants: one output dtype per mode (default), all 108, none",
+    )
     args = parser.parse_args(argv)
 
-    from .compile import compile_variant  # the DSL: only to compile, not to audit
+    from .compile import compile_fake_variant, compile_variant  # the DSL: only to compile
 
     start = time.perf_counter()
     failed = 0
@@ -150,9 +204,27 @@ def main(argv: list[str] | None = None) -> int:
             summary = " ".join(f"{k}={v}" for k, v in counts.items())
             print(f"{name:32s} {time.perf_counter() - t0:5.1f}s {summary}  {status}", flush=True)
             failed += bool(failures)
-    total = time.perf_counter() - start
-    print(f"{args.arch}: {len(keys) - failed}/{len(keys)} variants pass ({total:.0f}s)")
-    return 1 if failed else 0
+        total = time.perf_counter() - start
+        print(f"{args.arch}: {len(keys) - failed}/{len(keys)} variants pass ({total:.0f}s)")
+        fakes = [] if args.fake == "none" else fake_variants(args.arch, args.fake == "all")
+        fake_failed = 0
+        for key in fakes:
+            t0 = time.perf_counter()
+            fn = compile_fake_variant(key, extra_options=f"--keep-ptx --dump-dir {dump}")
+            ptx = fn.__ptx__ or ""
+            failures, counts = audit_fake_ptx(ptx, key)
+            name = fake_name(key)
+            if args.dump_dir:
+                (dump / f"{name}.{args.arch}.ptx").write_text(ptx)
+            status = "FAIL " + "; ".join(failures) if failures else "ok"
+            summary = " ".join(f"{k}={v}" for k, v in counts.items())
+            print(f"{name:46s} {time.perf_counter() - t0:5.1f}s {summary}  {status}", flush=True)
+            fake_failed += bool(failures)
+    if fakes:
+        total = time.perf_counter() - start
+        passed = len(fakes) - fake_failed
+        print(f"{args.arch}: {passed}/{len(fakes)} fake-quantize variants pass ({total:.0f}s)")
+    return 1 if failed or fake_failed else 0
 
 
 if __name__ == "__main__":

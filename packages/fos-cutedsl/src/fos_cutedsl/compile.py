@@ -8,14 +8,18 @@ symbolic sizes, so one binary serves every shape:
 - 1x16 with ``persistent`` (16-bit per tensor by default):
   ``persistent.PersistentKernel``;
 - every other 1x16 mode (row-scaled, float32): ``rowwise.QuantizeKernel``.
+
+``compile_fake_quantize`` builds the same kernels with ``QuantizeConfig.fake``
+(x_hat in place of the codes and scales) behind a three-tensor entry point.
 """
 
 from __future__ import annotations
 
 import cutlass.cute as cute
+from cuda.bindings.driver import CUstream
 from cutlass import Float32, Uint8
 
-from .config import GROUP, QuantizeConfig
+from .config import GROUP, FakeQuantizeKey, QuantizeConfig
 from .persistent import PersistentKernel
 from .rowwise import QuantizeKernel
 from .tile import TileKernel
@@ -51,12 +55,7 @@ def compile_quantize(
     ``tuning`` sets ``QuantizeConfig``'s tuning knobs (same bits, other speed).
     """
     cfg = QuantizeConfig(dtype, block, err_mode, bound, row_scaled, **tuning)
-    if block == "16x16":
-        kernel = TileKernel(cfg)
-    elif cfg.persistent:
-        kernel = PersistentKernel(cfg)
-    else:
-        kernel = QuantizeKernel(cfg)
+    kernel = _kernel(cfg)
     rows = cute.sym_int64()
     cols = cute.sym_int64(divisibility=GROUP)
     half_cols = cute.sym_int64(divisibility=GROUP // 2)
@@ -77,4 +76,69 @@ def compile_quantize(
         scales,
         stream,
         options=" ".join(o for o in options if o),
+    )
+
+
+def _kernel(cfg: QuantizeConfig):
+    """The kernel class that runs ``cfg``'s mode."""
+    if cfg.block == "16x16":
+        return TileKernel(cfg)
+    if cfg.persistent:
+        return PersistentKernel(cfg)
+    return QuantizeKernel(cfg)
+
+
+class FakeQuantizeKernel:
+    """A quantize kernel with ``QuantizeConfig.fake``, called as ``(x, amax, out, stream)``.
+
+    The kernel's codes argument is the output (its scales argument, unused, too).
+    """
+
+    def __init__(self, config: QuantizeConfig):
+        assert config.fake is not None
+        self.kernel = _kernel(config)
+
+    @cute.jit
+    def __call__(self, mX: cute.Tensor, mAmax: cute.Tensor, mOut: cute.Tensor, stream: CUstream):
+        self.kernel(mX, mAmax, mOut, mOut, stream)
+
+
+def compile_fake_variant(key: FakeQuantizeKey, extra_options: str = ""):
+    """``compile_fake_quantize`` for a ``config.FakeQuantizeKey``."""
+    return compile_fake_quantize(
+        key.dtype, key.out_dtype, key.block, key.err_mode, key.bound, key.row_scaled, key.arch,
+        extra_options, sms=key.sms,
+    )  # fmt: skip
+
+
+def compile_fake_quantize(
+    dtype: str,
+    out_dtype: str,
+    block: str,
+    err_mode: str,
+    bound: int,
+    row_scaled: bool,
+    arch: str,
+    extra_options: str = "",
+    **tuning,
+):
+    """Compile one fake-quantize variant once, against fake tensors with symbolic sizes.
+
+    The result is called positionally with torch tensors ``(x, global_amax (1,)
+    or (R,), out)``: ``out`` (R, C) of ``out_dtype``, contiguous and 16-byte
+    aligned, receives ``dequantize(quantize(x))``; codes and scales are never
+    stored. Otherwise as ``compile_quantize``.
+    """
+    cfg = QuantizeConfig(dtype, block, err_mode, bound, row_scaled, fake=out_dtype, **tuning)
+    rows = cute.sym_int64()
+    cols = cute.sym_int64(divisibility=GROUP)
+    fake = cute.runtime.make_fake_compact_tensor
+    x = fake(cfg.element, (rows, cols), stride_order=(1, 0), assumed_align=16)
+    amax = fake(Float32, (rows if row_scaled else 1,), assumed_align=4)
+    out = fake(cfg.out_element, (rows, cols), stride_order=(1, 0), assumed_align=16)
+    stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
+    ptxas = f"--ptxas-options=-O{cfg.ptxas_opt}" if cfg.ptxas_opt != 3 else ""
+    options = ("--enable-tvm-ffi --gpu-arch", arch, ptxas, extra_options)
+    return cute.compile(
+        FakeQuantizeKernel(cfg), x, amax, out, stream, options=" ".join(o for o in options if o)
     )

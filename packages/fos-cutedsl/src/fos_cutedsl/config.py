@@ -2,9 +2,11 @@
 
 ``QuantizeConfig`` holds one kernel variant's knobs (one compiled binary each)
 and fills in each mode's tuned defaults; ``VariantKey`` is what selects a
-binary in the compile cache. Every tuning computes the same bits: the knobs
-change only speed. The defaults are the fastest measured on the H200
-(``bench/variants.py`` times them; ``bench/NOTES.md`` has the measurements).
+binary in the compile cache (``FakeQuantizeKey`` for the fake-quantize variants:
+the same kernels storing x_hat instead of codes and scales). Every tuning
+computes the same bits: the knobs change only speed. The defaults are the
+fastest measured on the H200 (``bench/variants.py`` times them;
+``bench/NOTES.md`` has the measurements).
 
 This module imports nothing from the CuTe DSL, so ``cache``, ``api`` and the
 package import (and report the DSL missing) without it.
@@ -74,6 +76,19 @@ class VariantKey(NamedTuple):
     sms: int = H100_SMS  # the device's SMs: the persistent kernel's grid (speed only, never bits)
 
 
+class FakeQuantizeKey(NamedTuple):
+    """Everything that selects a compiled fake-quantize binary (``QuantizeConfig.fake``)."""
+
+    dtype: str  # the input's: "bfloat16" | "float16" | "float32"
+    out_dtype: str  # x_hat's: "bfloat16" | "float16" | "float32"
+    block: str  # "1x16" | "16x16"
+    err_mode: str  # "mae" | "mse"
+    bound: int  # 256 | 448
+    row_scaled: bool
+    arch: str  # CuTe DSL arch string, e.g. "sm_90a"
+    sms: int = H100_SMS  # the persistent grid (speed only, never bits)
+
+
 @dataclass(frozen=True)
 class QuantizeConfig:
     """Compile-time knobs of one kernel variant (one compiled binary each).
@@ -98,8 +113,13 @@ class QuantizeConfig:
     sms: int = H100_SMS  # the device's SMs: the persistent grid (speed only, never bits)
     stage_stores: bool | None = None  # 16x16: codes and scales via shared memory (None: float32)
     ptxas_opt: int = PTXAS_OPT  # ptxas -O level (same PTX, other SASS)
+    # Fake-quantize: x_hat of this dtype ("bfloat16" | "float16" | "float32") in place of
+    # the codes and scales (None: codes and scales). A compile-time branch at each store.
+    fake: str | None = None
 
     def __post_init__(self):
+        if self.fake is not None and self.fake not in _WIDTHS:
+            raise ValueError(f"fake: an output dtype name or None, got {self.fake!r}")
         mode = (self.block, self.row_scaled)
         per_tensor_16bit = mode == ("1x16", False) and self.dtype != "float32"
         if self.persistent is None:
@@ -146,10 +166,11 @@ class QuantizeConfig:
         if self.stage_stores is None:
             # float32 16x16 is L2-bound on its many small stores unless staged; 16-bit
             # 16x16 is faster unstaged (``bench/NOTES.md``, "staged stores").
+            # Fake-quantize stores whole 16-byte pieces of x_hat rows: nothing to stage.
             tile_32bit = self.block == "16x16" and self.dtype == "float32"
-            object.__setattr__(self, "stage_stores", tile_32bit)
-        if self.stage_stores and self.block != "16x16":
-            raise ValueError("stage_stores: only for 16x16")
+            object.__setattr__(self, "stage_stores", tile_32bit and self.fake is None)
+        if self.stage_stores and (self.block != "16x16" or self.fake is not None):
+            raise ValueError("stage_stores: only for 16x16 codes and scales")
         if self.ptxas_opt not in (1, 2, 3):
             raise ValueError("ptxas_opt: 1, 2 or 3")
         if self.block == "16x16" and self.threads != 256:
@@ -172,11 +193,23 @@ class QuantizeConfig:
         return _WIDTHS[self.dtype]
 
     @property
+    def out_width(self) -> int:
+        """Fake-quantize: bits per output element (16 or 32)."""
+        return _WIDTHS[self.fake]
+
+    @property
     def element(self) -> type:
         """The input's CuTe DSL element type (``cutlass.BFloat16``, ...)."""
         import cutlass  # here, not at the top: this module imports without the DSL
 
         return getattr(cutlass, _ELEMENTS[self.dtype])
+
+    @property
+    def out_element(self) -> type:
+        """Fake-quantize: the output's CuTe DSL element type."""
+        import cutlass
+
+        return getattr(cutlass, _ELEMENTS[self.fake])
 
     @property
     def d(self) -> float:

@@ -12,7 +12,7 @@ from cutlass import Float32, Int32
 from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
-from .ieee import _asm, _f, _i
+from .ieee import _asm, _f, _i, f32_bits
 
 # 2^126 as a float32 (PTX hex): ``_e2m1_value_ptx`` scales 2^-126-sized code values by it.
 _TWO_126 = "0f7E800000"
@@ -39,44 +39,58 @@ def _e2m1_value_ptx(dst: str, word: str, j: int) -> str:
 
 
 @dsl_user_op
-def e2m1_scaled_f32(word, ds, *, loc=None, ip=None) -> list[Float32]:
-    """The eight ``RN(dq_j * ds)`` of a word of E2M1 codes (code ``j`` in nibble ``j``), float32.
+def e2m1_scaled_f32(word, ds, count: int = 8, *, loc=None, ip=None) -> list[Float32]:
+    """The ``RN(dq_j * ds)`` of a word of E2M1 codes (code ``j`` in nibble ``j``), float32.
 
     ``dq_j`` exact (``_e2m1_value_ptx``), then one ``mul.rn.f32`` by ``ds``:
-    SPEC's ``RN(dq * ds)`` (no fma can absorb it: nothing is added).
+    SPEC's ``RN(dq * ds)`` (no fma can absorb it: nothing is added). ``count``
+    (8 or 4): the codes of nibbles ``0 .. count - 1``.
     """
-    body = "".join(_e2m1_value_ptx("v", "$8", j) + f" mul.rn.f32 ${j}, v, $9;" for j in range(8))
+    n = count
+    body = "".join(
+        _e2m1_value_ptx("v", f"${n}", j) + f" mul.rn.f32 ${j}, v, ${n + 1};" for j in range(n)
+    )
     text = "{ .reg .b32 u, m; .reg .f32 v;" + body + " }"
     res = _asm(
-        llvm.StructType.get_literal([T.f32()] * 8),
+        llvm.StructType.get_literal([T.f32()] * n),
         [_i(word, loc, ip), _f(ds, loc, ip)],
         text,
-        ",".join(["=f"] * 8) + ",r,f",
+        ",".join(["=f"] * n) + ",r,f",
     )
-    return [Float32(llvm.extractvalue(T.f32(), res, [k], loc=loc, ip=ip)) for k in range(8)]
+    return [Float32(llvm.extractvalue(T.f32(), res, [k], loc=loc, ip=ip)) for k in range(n)]
 
 
 @dsl_user_op
-def e2m1_scaled_16x2(word, ds, kind: str, *, loc=None, ip=None) -> list[Int32]:
-    """``e2m1_scaled_f32``'s eight products cast to ``kind`` ("bf16" | "f16"), packed in 4 words.
+def e2m1_scaled_16x2(word, ds, kind: str, count: int = 8, *, loc=None, ip=None) -> list[Int32]:
+    """``e2m1_scaled_f32``'s products cast to ``kind`` ("bf16" | "f16"), two to a word.
 
     ``cvt.rn.{kind}x2.f32``: round-to-nearest-even, overflow to Inf, no
     ``.ftz`` and no ``.satfinite``: torch's ``.to(out_dtype)``. Word ``k``
     holds element ``2k`` in its low half (the PTX's first source goes high).
+    ``count`` (8 or 4) codes give ``count / 2`` words.
     """
+    n = count // 2
     body = []
-    for k in range(4):
-        body.append(_e2m1_value_ptx("a", "$4", 2 * k) + " mul.rn.f32 a, a, $5;")
-        body.append(_e2m1_value_ptx("b", "$4", 2 * k + 1) + " mul.rn.f32 b, b, $5;")
+    for k in range(n):
+        body.append(_e2m1_value_ptx("a", f"${n}", 2 * k) + f" mul.rn.f32 a, a, ${n + 1};")
+        body.append(_e2m1_value_ptx("b", f"${n}", 2 * k + 1) + f" mul.rn.f32 b, b, ${n + 1};")
         body.append(f" cvt.rn.{kind}x2.f32 ${k}, b, a;")
     text = "{ .reg .b32 u, m; .reg .f32 a, b;" + "".join(body) + " }"
     res = _asm(
-        llvm.StructType.get_literal([T.i32()] * 4),
+        llvm.StructType.get_literal([T.i32()] * n),
         [_i(word, loc, ip), _f(ds, loc, ip)],
         text,
-        "=r,=r,=r,=r,r,f",
+        ",".join(["=r"] * n) + ",r,f",
     )
-    return _words(res, 4, loc, ip)
+    return _words(res, n, loc, ip)
+
+
+def scaled_words(out_dtype: str, word, ds, count: int = 8) -> list:
+    """The output words (32-bit) of ``count`` codes of ``word`` scaled by ``ds``, for
+    ``out_dtype`` ("bfloat16" | "float16" | "float32"): ``count / 2`` or ``count`` words."""
+    if out_dtype == "float32":
+        return [f32_bits(v) for v in e2m1_scaled_f32(word, ds, count)]
+    return e2m1_scaled_16x2(word, ds, "bf16" if out_dtype == "bfloat16" else "f16", count)
 
 
 @dsl_user_op

@@ -54,7 +54,10 @@ a segment-scaled ``RN(y + 2^23)`` E2M1 rounding (SM90) or the hardware
 conversion (SM100+), and ``val = ((dq * f) * gamax) / D`` with ``div.rn``.
 
 Group ``t`` is elements ``[16t, 16t+16)``, code bytes ``[8t, 8t+8)`` (one
-8-byte store) and scale byte ``t``. All addresses are 64-bit.
+8-byte store) and scale byte ``t``. Fake-quantize (``QuantizeConfig.fake``)
+stores instead SPEC's dequantize of the same code words and scale byte
+(``decode``) at output elements ``[16t, 16t+16)``, in 16-byte stores
+(``store_fake_group``). All addresses are 64-bit.
 """
 
 from __future__ import annotations
@@ -65,7 +68,17 @@ from cutlass import Float32, Int32, Uint8, Uint32
 from cutlass.base_dsl import BaseDSL
 from cutlass.base_dsl.enums import Arch
 
-from .choice import bound_scale, choose_by_bound, div6, fast_path_fails, global_scale, row_candidate
+from .choice import (
+    bound_scale,
+    choice_margin,
+    choose_by_bound,
+    div6,
+    fast_path_fails,
+    global_scale,
+    mantissa_scale,
+    row_candidate,
+    zero_scale_inv,
+)
 from .config import FLT_MAX, GROUP, NAN, TABLE
 from .e2m1 import (
     code_word,
@@ -82,6 +95,7 @@ from .e2m1 import (
     sign_nibbles32,
     with_signs,
 )
+from .fake import store_fake_group
 from .ieee import (
     abs_f32,
     add_rn,
@@ -268,7 +282,7 @@ def fast_group(cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes,
     ``consts`` is ``(gamax, s, margin)``; row-scaled reads them from ``table``, at
     the row of the thread's ``k``-th group.
     """
-    gamax, s, margin = consts
+    gamax, s, margin = consts[:3]  # fake-quantize: consts[3] is RN(1 / D)
     x = _unpack(cfg, words)
 
     # ---- step 1: global scale (row-scaled: this row's)
@@ -328,7 +342,11 @@ def fast_group(cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes,
     word1 = with_signs(codes[1], signs[1])
     scale = select_bits(pick4, byte4, pair)
     if in_range:
-        store_group(mCodes, mScales, t, word0, word1, scale)
+        if cutlass.const_expr(cfg.fake):
+            f = pick_f32(pick4, f4, f6)  # the chosen scale byte's value
+            store_fake_group(cfg, mCodes, t, word0, word1, scale, f, gamax, consts[3])
+        else:
+            store_group(mCodes, mScales, t, word0, word1, scale)
     # The exact path redoes the group where a shortcut's precondition
     # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
     # the rounding does not saturate) or an error is NaN (a NaN element).
@@ -419,7 +437,8 @@ def store_group(mCodes, mScales, t, word0, word1, scale):
 
 
 def exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):
-    """One group entirely as SPEC writes it (steps 1-8): (t, in range, two code words, scale)."""
+    """One group entirely as SPEC writes it (steps 1-8): (t, in range, two code words, scale),
+    and for fake-quantize the group's global amax after them."""
     words, (t, row, in_range) = load_group(cfg, mX, position)
     x = _unpack(cfg, words)
     if cutlass.const_expr(cfg.row_scaled):
@@ -429,6 +448,8 @@ def exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):
     else:
         s = global_scale(gamax, d)
     pair, f4, f6 = candidate_scales(block_amax(x), s, fast=False)
+    if cutlass.const_expr(cfg.fake):
+        return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d), gamax
     return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
 
 
@@ -487,3 +508,31 @@ def exact_codes(x, f, inv, gamax, d):
         val = div_rn(mul_rn(mul_rn(dq[i], f), gamax), d)
         diffs.append(sub_rn(val, x[i]))
     return words, diffs
+
+
+@cute.jit
+def build_row_entry(cfg, table, mantissas, i, j, g):
+    """Row-scaled: step 1 and step 4's constants for mantissa ``j`` of row ``i`` (gamax ``g``).
+
+    Writes ``mantissas[8 i + j]`` = (Y_j, INV_j) of ``choice.row_candidate`` and,
+    for ``j == 0``, ``table[i]`` = (gamax, s, inv of a zero scale, margin). Rows
+    outside ``choose_by_bound``'s model get NaN constants, so their nonzero
+    scales take the exact path. ``e4m3_codes``: the zero scale's inv and the
+    margin come in the fast path's units (``_scaled_candidate``, ``scaled_margin``).
+    """
+    s_row = global_scale(g, Float32(cfg.d))
+    s_dec_row = div_rn(Float32(1.0), s_row)
+    margin_row = choice_margin(g, cfg.d, cfg.choice_margin)
+    in_model = less_mask(Float32(0.0), margin_row) & 1
+    y_j = mul_rn(mantissa_scale(j), s_dec_row)
+    inv_j = div_rn(Float32(1.0), y_j)
+    mantissas[i * 8 + j, 0] = pick_f32(in_model, y_j, Float32(NAN))
+    mantissas[i * 8 + j, 1] = pick_f32(in_model, inv_j, Float32(NAN))
+    if j == 0:
+        zero_inv = zero_scale_inv(g)
+        if cutlass.const_expr(cfg.code_scale != 1.0):  # FLT_MAX 2^-6 (exact) or NaN
+            zero_inv = mul_rn(zero_inv, Float32(cfg.code_scale))
+        table[i, 0] = g
+        table[i, 1] = s_row
+        table[i, 2] = zero_inv
+        table[i, 3] = scaled_margin(cfg, margin_row)

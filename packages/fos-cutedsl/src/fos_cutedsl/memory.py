@@ -65,6 +65,18 @@ def store_if(mask, addr, value, bits: int, *, loc=None, ip=None) -> None:
 
 
 @dsl_user_op
+def store_vector_if(mask, addr, words, *, loc=None, ip=None) -> None:
+    """``st.global.v{n}.u32`` of the 2 or 4 ``words`` at ``addr`` (aligned to ``4 n``)
+    where ``mask`` is nonzero: ``store_if`` for 8- and 16-byte pieces."""
+    n = len(words)
+    regs = ", ".join(f"${k + 2}" for k in range(n))
+    text = f"{{ .reg .pred p; setp.ne.u32 p, $0, 0; @p st.global.v{n}.u32 [$1], {{{regs}}}; }}"
+    ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip)]
+    ops += [_i(w, loc, ip) for w in words]
+    _asm(None, ops, text, "r,l" + ",r" * n, side_effects=True)
+
+
+@dsl_user_op
 def store_shared(addr, value, bits: int, *, loc=None, ip=None) -> None:
     """``st.shared.u{bits}`` of ``value``'s low bits at the shared-memory address ``addr``."""
     text = f"st.shared.u{bits} [$0], $1;"

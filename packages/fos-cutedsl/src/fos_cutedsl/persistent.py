@@ -35,6 +35,7 @@ from cutlass import Float32, Int32, Int64, Uint32
 
 from .choice import choice_margin, global_scale
 from .config import GROUP, QuantizeConfig, launch_bounds
+from .fake import store_fake_group
 from .group import (
     build_scale_table,
     exact_group,
@@ -121,6 +122,8 @@ class PersistentKernel:
         s_dec = div_rn(Float32(1.0), s)
         margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
         consts = (gamax, s, margin)
+        if cutlass.const_expr(cfg.fake):  # fake-quantize: the dequantize's RN(1 / D)
+            consts = (gamax, s, margin, div_rn(Float32(1.0), d))
         build_scale_table(cfg, table, s_dec, gamax)  # (its barrier also publishes the counter)
 
         while u < full:
@@ -141,7 +144,7 @@ class PersistentKernel:
                             single, words, t, True, consts, 0, table, None, mX, mCodes, mScales
                         )
                         if slow != 0:
-                            _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, gamax)
+                            _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, consts)
 
 
 @cute.jit
@@ -178,7 +181,7 @@ def _unit(
         for k in cutlass.range(cfg.groups_per_thread, unroll=1):
             if (flagged >> k) & 1 != 0:
                 t = first + Int64(k) * WARP
-                _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, consts[0])
+                _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, consts)
     return following
 
 
@@ -188,9 +191,12 @@ def _clamped(u, offset, unit, total):
 
 
 @cute.jit
-def _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, gamax):
-    """Group ``t`` (in range) through the exact path, stored."""
-    t, _, word0, word1, scale = exact_group(
-        cfg, mX, mAmax, (t, None, True), s_dec, gamax, Float32(cfg.d)
-    )
-    store_group(mCodes, mScales, t, word0, word1, scale)
+def _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, consts):
+    """Group ``t`` (in range) through the exact path, stored (``consts`` as ``fast_group``'s)."""
+    gamax = consts[0]
+    exact = exact_group(cfg, mX, mAmax, (t, None, True), s_dec, gamax, Float32(cfg.d))
+    t, _, word0, word1, scale = exact[:5]
+    if cutlass.const_expr(cfg.fake):
+        store_fake_group(cfg, mCodes, t, word0, word1, scale, None, gamax, consts[3])
+    else:
+        store_group(mCodes, mScales, t, word0, word1, scale)

@@ -11,7 +11,7 @@ float32 ``abs.f32`` then NaN-dropping ``max.f32``; the halves widen exactly
 and lanes combine with ``max.f32`` (shuffles, then shared memory). A max is
 exact, so the order does not matter. The quantization is the row-scaled
 ``rowwise`` kernel's: the same ``QuantizeConfig`` knobs that decide bits
-(``e4m3_codes``, ``undecided_inline``), ``rowwise._build_row_entry`` for each
+(``e4m3_codes``, ``undecided_inline``), ``group.build_row_entry`` for each
 row's constants from its amax and ``group.fast_group`` per group, with
 ``group.exact_group`` for flagged groups; only who computes which group
 differs, never an instruction.
@@ -26,7 +26,7 @@ with its ``k`` 0). Per thread:
    that do not exist give +0), folded into the running maxima and staged in
    shared memory at the row's own byte offsets (``st.shared.v4``).
 2. Amax: butterfly shuffles per warp, then the team's two warp partials in
-   shared memory; 8 threads per row build its constants (``_build_row_entry``)
+   shared memory; 8 threads per row build its constants (``group.build_row_entry``)
    and one writes the row's amax; a CTA barrier.
 3. Quantize: groups ``lane, lane + 64, ...`` of the row, each from its staged
    words through ``fast_group`` (one copy of its code in a run-time loop),
@@ -51,10 +51,9 @@ from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
 from .config import GROUP, PTXAS_OPT, QuantizeConfig
-from .group import exact_group, fast_group, store_group
+from .group import build_row_entry, exact_group, fast_group, store_group
 from .ieee import _asm, _i, abs_max_16x2, abs_max_f32, as_f32, fmax, unpack_bf16x2, unpack_f16x2
 from .memory import shfl_bfly_f32
-from .rowwise import _build_row_entry
 
 TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
 WARP = 32
@@ -266,7 +265,7 @@ class RowAmaxKernel:
             # 8 threads a row: step 1 and the mantissa constants (``rowwise``'s table).
             i, m = Int32(tidx) >> 3, Int32(tidx) & 7
             g = fmax(partial[2 * i], partial[2 * i + 1])
-            _build_row_entry(qcfg, table, mantissas, i, m, g)
+            build_row_entry(qcfg, table, mantissas, i, m, g)
             if m == 0 and row_lo + Int64(i) < rows:
                 mAmax[row_lo + Int64(i)] = g
         cute.arch.sync_threads()

@@ -29,9 +29,11 @@ import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64
 
-from .choice import choice_margin, global_scale, mantissa_scale, zero_scale_inv
-from .config import GROUP, NAN, QuantizeConfig, launch_bounds
+from .choice import choice_margin, global_scale
+from .config import GROUP, QuantizeConfig, launch_bounds
+from .fake import store_fake_group
 from .group import (
+    build_row_entry,
     build_scale_table,
     exact_group,
     fast_group,
@@ -40,7 +42,7 @@ from .group import (
     scaled_margin,
     store_group,
 )
-from .ieee import div_rn, less_mask, mul_rn, pick_f32
+from .ieee import div_rn
 from .memory import prefetch_l2
 
 
@@ -115,6 +117,11 @@ class QuantizeKernel:
         s = global_scale(gamax, d)
         s_dec = div_rn(Float32(1.0), s)
         margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
+        consts = (gamax, s, margin)
+        factor_inv = None
+        if cutlass.const_expr(cfg.fake):  # fake-quantize: the dequantize's RN(1 / D)
+            factor_inv = div_rn(Float32(1.0), d)
+            consts = (gamax, s, margin, factor_inv)
         # Full CTAs run a copy without clamps (each group's addresses are
         # constant offsets from the thread's first); the last CTA, if ragged,
         # runs a clamped copy.
@@ -147,7 +154,7 @@ class QuantizeKernel:
                     if tidx < cfg.cta_rows * 8:
                         i, j = Int32(tidx) >> 3, Int32(tidx) & 7
                         g = mAmax[cutlass.min(row_lo + Int64(i), rows - 1)]
-                        _build_row_entry(cfg, table, mantissas, i, j, g)
+                        build_row_entry(cfg, table, mantissas, i, j, g)
                     cute.arch.sync_threads()
                 else:
                     # Per tensor: step 1 once, and the per-scale-byte constants of steps
@@ -160,7 +167,7 @@ class QuantizeKernel:
                     if cutlass.const_expr(k + depth < cfg.groups_per_thread):
                         ahead.append(load_group(cfg, mX, at.group(k + depth)))
                     slow = fast_group(
-                        cfg, words, t, in_range, (gamax, s, margin), k, table, mantissas,
+                        cfg, words, t, in_range, consts, k, table, mantissas,
                         mX, mCodes, mScales,
                     )  # fmt: skip
                     flagged = flagged | (slow << k)
@@ -170,39 +177,15 @@ class QuantizeKernel:
             for k in cutlass.range(cfg.groups_per_thread, unroll=1):
                 if (flagged >> k) & 1 != 0:
                     redo = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total, True)
-                    t, in_range, word0, word1, scale = exact_group(
-                        cfg, mX, mAmax, redo.group(k), s_dec, gamax, d
-                    )
+                    exact = exact_group(cfg, mX, mAmax, redo.group(k), s_dec, gamax, d)
+                    t, in_range, word0, word1, scale = exact[:5]
                     if in_range:
-                        store_group(mCodes, mScales, t, word0, word1, scale)
-
-
-@cute.jit
-def _build_row_entry(cfg, table, mantissas, i, j, g):
-    """Row-scaled: step 1 and step 4's constants for mantissa ``j`` of row ``i`` (gamax ``g``).
-
-    Writes ``mantissas[8 i + j]`` = (Y_j, INV_j) of ``choice.row_candidate`` and,
-    for ``j == 0``, ``table[i]`` = (gamax, s, inv of a zero scale, margin). Rows
-    outside ``choose_by_bound``'s model get NaN constants, so their nonzero
-    scales take the exact path. ``e4m3_codes``: the zero scale's inv and the
-    margin come in the fast path's units (``_scaled_candidate``, ``scaled_margin``).
-    """
-    s_row = global_scale(g, Float32(cfg.d))
-    s_dec_row = div_rn(Float32(1.0), s_row)
-    margin_row = choice_margin(g, cfg.d, cfg.choice_margin)
-    in_model = less_mask(Float32(0.0), margin_row) & 1
-    y_j = mul_rn(mantissa_scale(j), s_dec_row)
-    inv_j = div_rn(Float32(1.0), y_j)
-    mantissas[i * 8 + j, 0] = pick_f32(in_model, y_j, Float32(NAN))
-    mantissas[i * 8 + j, 1] = pick_f32(in_model, inv_j, Float32(NAN))
-    if j == 0:
-        zero_inv = zero_scale_inv(g)
-        if cutlass.const_expr(cfg.code_scale != 1.0):  # FLT_MAX 2^-6 (exact) or NaN
-            zero_inv = mul_rn(zero_inv, Float32(cfg.code_scale))
-        table[i, 0] = g
-        table[i, 1] = s_row
-        table[i, 2] = zero_inv
-        table[i, 3] = scaled_margin(cfg, margin_row)
+                        if cutlass.const_expr(cfg.fake):
+                            g = exact[5]  # the group's global amax (row-scaled: its row's)
+                            fi = factor_inv
+                            store_fake_group(cfg, mCodes, t, word0, word1, scale, None, g, fi)
+                        else:
+                            store_group(mCodes, mScales, t, word0, word1, scale)
 
 
 def _prefetch_later_cta(cfg, mX, chunk, total):

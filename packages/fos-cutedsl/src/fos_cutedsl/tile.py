@@ -39,6 +39,9 @@ CTA writes its rows out whole: 128 bytes of codes and 16 scale bytes a row
 (``_flush_stage``). 16-bit 16x16 is faster unstaged (``bench/NOTES.md``,
 "staged stores").
 
+Fake-quantize (``QuantizeConfig.fake``, never staged): each unit's x_hat,
+``E`` outputs on each of its 4 rows in 8- or 16-byte stores (``fake.store_fake_rows``).
+
 Grid: CTA ``(x, y, z)`` takes strips ``[8 x, 8 x + 8)``, one per warp, and
 tile rows ``[b K, b K + K)`` with ``b = z * gridDim.y + y`` (``K`` =
 ``groups_per_thread``, a unit per tile row; z only past grid.y's 65535).
@@ -56,6 +59,7 @@ from cutlass import Float32, Int32, Int64, Uint8, Uint32
 from .choice import choice_margin, choose_by_bound, fast_path_fails, global_scale
 from .config import GROUP, TABLE, QuantizeConfig, launch_bounds
 from .e2m1 import e2m1_round_magic, with_signs
+from .fake import store_fake_rows
 from .group import (
     add_error,
     block_amax,
@@ -155,6 +159,8 @@ class TileKernel:
         )
         lanes = _Lanes(cfg, mX, mCodes, mScales, tile_rows, tile_cols)
         gamax = mAmax[0]
+        if cutlass.const_expr(cfg.fake):  # fake-quantize: the dequantize's constants
+            lanes.gamax, lanes.factor_inv = gamax, div_rn(Float32(1.0), d)
         s = global_scale(gamax, d)
         s_dec = div_rn(Float32(1.0), s)
         margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
@@ -249,6 +255,9 @@ class _Lanes:
         esize = cfg.width // 8
         self.x = (mX.iterator.toint() + first * esize, cols * esize)
         self.codes = (mCodes.iterator.toint() + first // 2, cols // 2)
+        if cutlass.const_expr(cfg.fake):  # fake-quantize: ``mCodes`` is the (R, C) output
+            osize = cfg.out_width // 8
+            self.out = (mCodes.iterator.toint() + first * osize, cols * osize)
         # the scale byte of row r4 + 4 part (the first row this lane stores it on)
         self.scales = (
             mScales.iterator.toint() + (r4 + 4 * self.part) * tile_cols + tile,
@@ -330,6 +339,11 @@ def _store_unit(lanes, stage, k, codes, scale):
     """
     if cutlass.const_expr(lanes.cfg.stage_stores):
         _stage_unit(lanes, stage, k, codes, scale)
+        return
+    if cutlass.const_expr(lanes.cfg.fake):
+        rows = [lanes.address(lanes.out, k, ROWS_PER_LANE * i) for i in range(ROWS_PER_LANE)]
+        in_range = Int32(lanes.in_range(k))
+        store_fake_rows(lanes.cfg, in_range, rows, codes, scale, lanes.gamax, lanes.factor_inv)
         return
     in_range = Int32(lanes.in_range(k))
     for i in range(ROWS_PER_LANE):

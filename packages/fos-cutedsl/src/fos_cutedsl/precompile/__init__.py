@@ -21,9 +21,12 @@ from typing import Any, NamedTuple
 import torch
 
 from .. import check
-from ..api import AMAX_CACHE, CACHE, DEQUANTIZE_CACHE, _amax, _dequantize, arch_of
+from ..api import CACHE, FAKE_QUANTIZE_CACHE
+from ..api_elementwise import AMAX_CACHE, DEQUANTIZE_CACHE, _amax, _dequantize
+from ..api_row_amax import ROW_AMAX_CACHE, _row_amax
 from ..cache import CompileCache
-from ..config import VariantKey
+from ..config import FakeQuantizeKey, VariantKey
+from ..device import arch_of
 
 
 class Family(NamedTuple):
@@ -43,13 +46,11 @@ def register(key_type: type, cache: CompileCache | None, variants: Callable[[str
 
 
 register(VariantKey, CACHE, check.variants)
+register(FakeQuantizeKey, FAKE_QUANTIZE_CACHE, check.fake_variants)
 if _amax is not None:
     register(_amax.AmaxKey, AMAX_CACHE, _amax.variants)
 if _dequantize is not None:
     register(_dequantize.DequantizeKey, DEQUANTIZE_CACHE, _dequantize.variants)
-
-from ..api import ROW_AMAX_CACHE, _row_amax  # noqa: E402 (appended family)
-
 if _row_amax is not None:
     register(_row_amax.RowAmaxKey, ROW_AMAX_CACHE, _row_amax.variants)
 

@@ -1,0 +1,56 @@
+"""The CUDA device a kernel runs on: its arch, its SMs, and running a compiled variant under it."""
+
+from __future__ import annotations
+
+import functools
+
+import torch
+
+from .cache import CompileCache
+
+DTYPE_NAMES = {torch.bfloat16: "bfloat16", torch.float16: "float16", torch.float32: "float32"}
+MIN_CAPABILITY = (9, 0)
+MAX_BLOCKS = 2**31 - 1  # a 1-D grid's limit
+
+
+@functools.cache
+def capability(index: int) -> tuple[int, int]:
+    """The compute capability of CUDA device ``index``."""
+    return torch.cuda.get_device_capability(index)
+
+
+@functools.cache
+def sm_count(index: int) -> int:
+    """The number of SMs of CUDA device ``index``."""
+    return torch.cuda.get_device_properties(index).multi_processor_count
+
+
+def device_index(device: torch.device) -> int:
+    """``device``'s index (the current device when it names none)."""
+    return device.index if device.index is not None else torch.cuda.current_device()
+
+
+def arch_of(device: torch.device) -> str:
+    """CuTe DSL arch string for a CUDA device: ``sm_90a`` for an H100/H200."""
+    major, minor = capability(device_index(device))
+    return f"sm_{major}{minor}a"
+
+
+def device_why_not(t: torch.Tensor) -> str:
+    """Empty when ``t``'s device can run the kernels (CUDA, sm_90 or newer), else why not."""
+    if t.device.type != "cuda":
+        return f"the input is on {t.device.type}, the kernel needs a CUDA tensor"
+    major, minor = capability(device_index(t.device))
+    if (major, minor) < MIN_CAPABILITY:
+        return f"{t.device} is sm_{major}{minor}, the kernel needs sm_90 or newer"
+    return ""
+
+
+def run_under(cache: CompileCache, key, device: torch.device, *args) -> None:
+    """Compile (once) and run ``key``'s kernel under ``device``."""
+    index = device_index(device)
+    if index == torch.cuda.current_device():
+        cache.get(key)(*args)
+    else:  # compile and run under the input's device
+        with torch.cuda.device(index):
+            cache.get(key)(*args)

@@ -14,6 +14,7 @@ import zlib
 
 import torch
 from cutedsl_cases import KINDS, Variant, make_case, variants
+from elementwise_cases import dequant_mismatch
 
 import fos_cutedsl
 import fos_reference
@@ -55,17 +56,7 @@ def mismatch(got: torch.Tensor, want: torch.Tensor) -> str:
     if bool(unwritten.any()):
         first = tuple(unwritten.nonzero()[0].tolist())
         return f"{int(unwritten.sum())} of {got.numel()} elements unwritten; first at {first}"
-    both_nan = torch.isnan(got) & torch.isnan(want)
-    ok = (got.view(ints) == want.view(ints)) | both_nan
-    if bool(ok.all()):
-        return ""
-    bad = (~ok).nonzero()
-    first = tuple(bad[0].tolist())
-    return (
-        f"{bad.shape[0]} of {want.numel()} elements differ; first at {first}: "
-        f"kernel {float(got[first])!r} (0x{int(got.view(ints)[first]) & 0xFFFFFFFF:x}), "
-        f"reference {float(want[first])!r} (0x{int(want.view(ints)[first]) & 0xFFFFFFFF:x})"
-    )
+    return dequant_mismatch(got, want)
 
 
 def run_kernel(x, gamax, variant: Variant, out_dtype: torch.dtype) -> torch.Tensor:

@@ -21,13 +21,7 @@ Exits 1 on any mismatch.
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import json
-import os
-import time
 import zlib
-from pathlib import Path
 
 import torch
 from elementwise_cases import (
@@ -45,11 +39,11 @@ from elementwise_cases import (
     reference_amax_chunked,
     same_f32_bits,
 )
+from verify_stages import main as run_stages
 
 import fos_cutedsl
 import fos_reference
 
-STAGES = ("amax", "amax_fuzz", "dequantize", "large")
 POISON = float.fromhex("0x1.234568p-100")
 
 
@@ -154,55 +148,13 @@ def stage_large(failures: list[str], skipped: list[str]) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default_out = Path(os.environ.get("OUT", ".")) / "gpu_verify_elementwise.json"
-    parser.add_argument("--out", type=Path, default=default_out, help="JSON summary path")
-    parser.add_argument("--stages", nargs="+", choices=STAGES, default=list(STAGES))
-    args = parser.parse_args()
-    if not torch.cuda.is_available():
-        print("FAIL: no CUDA device")
-        return 1
-    summary = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        "device": torch.cuda.get_device_name(),
-        "fos_cutedsl": fos_cutedsl.__version__,
-        "stages": {},
+    stages = {
+        "amax": lambda failures, _: stage_amax(failures),
+        "amax_fuzz": lambda failures, _: stage_amax_fuzz(failures),
+        "dequantize": lambda failures, _: stage_dequantize(failures),
+        "large": stage_large,
     }
-    all_failures: list[str] = []
-    for stage in args.stages:
-        failures: list[str] = []
-        skipped: list[str] = []
-        t0 = time.perf_counter()
-        try:
-            if stage == "amax":
-                cases = stage_amax(failures)
-            elif stage == "amax_fuzz":
-                cases = stage_amax_fuzz(failures)
-            elif stage == "dequantize":
-                cases = stage_dequantize(failures)
-            else:
-                cases = stage_large(failures, skipped)
-        except Exception as exc:  # report and go on: one broken stage must not hide the others
-            cases = 0
-            failures.append(f"{stage} raised {type(exc).__name__}: {exc}")
-        seconds = time.perf_counter() - t0
-        status = "FAIL" if failures else ("SKIP" if skipped else "PASS")
-        print(f"{stage:12s} {status} cases={cases} failures={len(failures)} {seconds:.1f}s")
-        for f in failures[:20]:
-            print(f"    {f}")
-        summary["stages"][stage] = {
-            "status": status,
-            "cases": cases,
-            "failures": failures,
-            "skipped": skipped,
-            "seconds": round(seconds, 1),
-        }
-        all_failures += failures
-    summary["result"] = "FAIL" if all_failures else "PASS"
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(summary, indent=2))
-    print(summary["result"])
-    return 1 if all_failures else 0
+    return run_stages(__doc__.splitlines()[0], "gpu_verify_elementwise.json", stages)
 
 
 if __name__ == "__main__":

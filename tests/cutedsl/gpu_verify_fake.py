@@ -20,20 +20,12 @@ any mismatch.
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import json
-import os
-import time
-from pathlib import Path
-
 import torch
 from fake_cases import NAMES, OUT_DTYPES, check_variant, fake_variants, mismatch, poisoned
+from verify_stages import main as run_stages
 
 import fos_cutedsl
 import fos_reference
-
-STAGES = ("fake", "public", "large")
 
 
 def stage_fake(failures: list[str]) -> int:
@@ -95,47 +87,12 @@ def stage_large(failures: list[str]) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default_out = Path(os.environ.get("OUT", ".")) / "gpu_verify_fake.json"
-    parser.add_argument("--out", type=Path, default=default_out, help="JSON summary path")
-    parser.add_argument("--stages", nargs="+", choices=STAGES, default=list(STAGES))
-    args = parser.parse_args()
-    if not torch.cuda.is_available():
-        print("FAIL: no CUDA device")
-        return 1
-    summary = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        "device": torch.cuda.get_device_name(),
-        "fos_cutedsl": fos_cutedsl.__version__,
-        "stages": {},
+    stages = {
+        "fake": lambda failures, _: stage_fake(failures),
+        "public": lambda failures, _: stage_public(failures),
+        "large": lambda failures, _: stage_large(failures),
     }
-    all_failures: list[str] = []
-    run = {"fake": stage_fake, "public": stage_public, "large": stage_large}
-    for stage in args.stages:
-        failures: list[str] = []
-        t0 = time.perf_counter()
-        try:
-            cases = run[stage](failures)
-        except Exception as exc:  # report and go on: one broken stage must not hide the others
-            cases = 0
-            failures.append(f"{stage} raised {type(exc).__name__}: {exc}")
-        seconds = time.perf_counter() - t0
-        status = "FAIL" if failures else "PASS"
-        print(f"{stage:8s} {status} cases={cases} failures={len(failures)} {seconds:.1f}s")
-        for f in failures[:20]:
-            print(f"    {f}")
-        summary["stages"][stage] = {
-            "status": status,
-            "cases": cases,
-            "failures": failures,
-            "seconds": round(seconds, 1),
-        }
-        all_failures += failures
-    summary["result"] = "FAIL" if all_failures else "PASS"
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(summary, indent=2))
-    print(summary["result"])
-    return 1 if all_failures else 0
+    return run_stages(__doc__.splitlines()[0], "gpu_verify_fake.json", stages)
 
 
 if __name__ == "__main__":

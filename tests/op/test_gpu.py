@@ -210,3 +210,90 @@ def test_cuda_graph_capture_and_replay(monkeypatch, force_reference, shape):
         wants = want if isinstance(want, tuple) else (want,)
         for o, w in zip(outs, wants, strict=True):
             assert _bits_equal(o, w), name
+
+
+# --------------------------------------------------------------------------- grouped (experts)
+
+GROUPED_SPLITS = ([0, 0, 5, 5, 130, 131, 200, 256], [0, 256], [0, 32, 32, 48, 160, 256])
+
+
+@pytest.mark.parametrize("err_mode,bound", [("mae", 256), ("mse", 448)])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_grouped_kernel_path_matches_reference(err_mode, bound, dtype):
+    """1x16 grouped runs the row-scaled kernel (strict); 16x16 the reference, same bits."""
+    x, _ = _inputs(256, 512, dtype, False, seed=21)
+    for split in GROUPED_SPLITS:
+        offsets = torch.tensor(split, device="cuda", dtype=torch.int32)
+        amax = fos_reference.nan_amax_grouped(x, offsets)
+        assert _bits_equal(fos_op.nan_amax_grouped(x, offsets, strict=True), amax)
+        for block in ("1x16", "16x16"):
+            if block == "16x16" and any(o % 16 for o in split):
+                continue
+            knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
+            want = fos_reference.quantize_grouped(x, offsets, amax, **knobs)
+            strict = block == "1x16"
+            assert _same(fos_op.quantize_grouped(x, offsets, amax, strict=strict, **knobs), want)
+            codes, scales, got = fos_op.quantize_grouped_with_amax(
+                x, offsets, strict=strict, **knobs
+            )
+            assert _same((codes, scales), want) and _bits_equal(got, amax)
+    with pytest.raises(fos_op.FallbackError, match="no grouped 16x16 kernel"):
+        fos_op.quantize_grouped(x, offsets, amax, block="16x16", strict=True)
+
+
+@pytest.mark.parametrize("force_reference", [False, True], ids=["kernel", "reference"])
+def test_grouped_graph_replay_with_new_offsets(monkeypatch, force_reference):
+    """Captured once, replayed with a new split (same T): the new split's bits."""
+    if force_reference:
+        monkeypatch.setattr(dispatch, "cutedsl", lambda: (None, "forced reference"))
+    x, _ = _inputs(256, 256, torch.bfloat16, False, seed=23)
+    offsets = torch.tensor(GROUPED_SPLITS[2], device="cuda", dtype=torch.int64)
+    amax = fos_reference.nan_amax_grouped(x, offsets)
+    w, w_amax = x.reshape(4, 64, 256), fos_reference.nan_amax(x.reshape(4, -1), dim=-1)
+    jobs = {
+        "nan_amax_grouped": lambda: fos_op.nan_amax_grouped(x, offsets),
+        "quantize_grouped 1x16": lambda: fos_op.quantize_grouped(x, offsets, amax),
+        "quantize_grouped 16x16": lambda: fos_op.quantize_grouped(x, offsets, amax, block="16x16"),
+        "with_amax 1x16": lambda: fos_op.quantize_grouped_with_amax(x, offsets, err_mode="mse"),
+        "with_amax 16x16": lambda: fos_op.quantize_grouped_with_amax(x, offsets, block="16x16"),
+        "stacked": lambda: fos_op.quantize_stacked(w, w_amax),
+    }
+    wants = {
+        "nan_amax_grouped": lambda: fos_reference.nan_amax_grouped(x, offsets),
+        "quantize_grouped 1x16": lambda: fos_reference.quantize_grouped(x, offsets, amax),
+        "quantize_grouped 16x16": lambda: fos_reference.quantize_grouped(
+            x, offsets, amax, block="16x16"
+        ),
+        "with_amax 1x16": lambda: (
+            *fos_reference.quantize_grouped(
+                x, offsets, fos_reference.nan_amax_grouped(x, offsets), err_mode="mse"
+            ),
+            fos_reference.nan_amax_grouped(x, offsets),
+        ),
+        "with_amax 16x16": lambda: (
+            *fos_reference.quantize_grouped(
+                x, offsets, fos_reference.nan_amax_grouped(x, offsets), block="16x16"
+            ),
+            fos_reference.nan_amax_grouped(x, offsets),
+        ),
+        "stacked": lambda: fos_reference.quantize_stacked(w, w_amax),
+    }
+    for name, job in jobs.items():
+        offsets.copy_(torch.tensor(GROUPED_SPLITS[2], device="cuda"))
+        amax.copy_(fos_reference.nan_amax_grouped(x, offsets))
+        job()  # plans and kernels resolved outside the capture
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = job()
+        offsets.copy_(torch.tensor([0, 16, 16, 96, 96, 96, 256], device="cuda")[: offsets.numel()])
+        offsets[-1] = 256
+        amax.copy_(fos_reference.nan_amax_grouped(x, offsets) * 1.5)
+        w_amax.mul_(0.75)
+        graph.replay()
+        torch.cuda.synchronize()
+        want = wants[name]()
+        outs = out if isinstance(out, tuple) else (out,)
+        want = want if isinstance(want, tuple) else (want,)
+        for o, r in zip(outs, want, strict=True):
+            assert _bits_equal(o, r), name

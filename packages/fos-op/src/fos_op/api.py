@@ -16,7 +16,7 @@ import torch
 
 from fos_reference.validation import check_quantize_args, flat_rows
 
-from . import impl
+from . import grouped, impl
 from .dispatch import KERNEL, REFERENCE, Decision, cutedsl, decide, enforce, strict_from_env
 from .plan import eager
 
@@ -163,3 +163,99 @@ def explain(
             KERNEL, decision.reason + "; the input is copied to a contiguous, aligned buffer first"
         )
     return decision
+
+
+def _enforce_all(decisions: list[Decision], x: torch.Tensor) -> None:
+    for decision in decisions:
+        enforce(decision, x, True)
+
+
+def quantize_grouped(
+    x: torch.Tensor,
+    offsets: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    check_offsets: bool = False,
+    strict: bool | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``fos_reference.quantize_grouped``'s bits with no sync: CUDA-graph capturable.
+
+    ``x`` (T, C), ``offsets`` int32/int64 (E + 1,), ``global_amax`` float32
+    (E,). ``check_offsets=True`` also checks the offsets' values (reads them:
+    a device sync); without it, offsets that break SPEC give unspecified codes.
+    """
+    strict = _strict(strict)
+    if eager(x, offsets, global_amax):
+        return grouped.quantize_grouped(x, offsets, global_amax, block, err_mode,
+                                        e4m3_scale_bound, check_offsets, strict)  # fmt: skip
+    if strict:
+        grouped.resolve_quantize_grouped(x, offsets, global_amax, block, err_mode,
+                                         e4m3_scale_bound, False)  # fmt: skip
+        _enforce_all(grouped.decisions(x, block), x)
+    return torch.ops.fos.quantize_grouped(
+        x, offsets, global_amax, block, err_mode, e4m3_scale_bound, check_offsets
+    )
+
+
+def nan_amax_grouped(
+    x: torch.Tensor,
+    offsets: torch.Tensor,
+    *,
+    check_offsets: bool = False,
+    strict: bool | None = None,
+) -> torch.Tensor:
+    """``fos_reference.nan_amax_grouped``'s bits: float32 (E,), no sync."""
+    strict = _strict(strict)
+    if eager(x, offsets):
+        return grouped.nan_amax_grouped(x, offsets, check_offsets, strict)
+    if strict:
+        grouped.resolve_nan_amax_grouped(x, offsets, False)
+        _enforce_all([decide(x, "nan_amax")], x)
+    return torch.ops.fos.nan_amax_grouped(x, offsets, check_offsets)
+
+
+def quantize_grouped_with_amax(
+    x: torch.Tensor,
+    offsets: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    check_offsets: bool = False,
+    strict: bool | None = None,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``nan_amax_grouped`` then ``quantize_grouped`` under it: ``(codes, scales, amax)``."""
+    strict = _strict(strict)
+    if eager(x, offsets):
+        return grouped.quantize_grouped_with_amax(
+            x, offsets, block, err_mode, e4m3_scale_bound, check_offsets, strict
+        )
+    if strict:
+        grouped.resolve_quantize_grouped_with_amax(x, offsets, block, err_mode,
+                                                   e4m3_scale_bound, False)  # fmt: skip
+        _enforce_all(grouped.decisions(x, block, with_amax=True), x)
+    return torch.ops.fos.quantize_grouped_with_amax(
+        x, offsets, block, err_mode, e4m3_scale_bound, check_offsets
+    )
+
+
+def quantize_stacked(
+    w: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    strict: bool | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``fos_reference.quantize_stacked``'s bits: ``w`` (E, N, K), ``global_amax`` (E,)."""
+    strict = _strict(strict)
+    if eager(w, global_amax):
+        return grouped.quantize_stacked(w, global_amax, block, err_mode, e4m3_scale_bound, strict)
+    if strict:
+        grouped.stacked_outputs(w, global_amax, block, err_mode, e4m3_scale_bound)
+        _enforce_all(grouped.decisions(w, block), w)
+    return torch.ops.fos.quantize_stacked(w, global_amax, block, err_mode, e4m3_scale_bound)

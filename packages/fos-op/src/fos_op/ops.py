@@ -14,7 +14,7 @@ import torch
 
 from fos_reference.validation import check_nan_amax_args
 
-from . import impl
+from . import grouped, impl
 from .dispatch import strict_from_env
 from .shapes import amax_output, dequantize_output, fake_quantize_output, quantize_outputs
 
@@ -116,3 +116,79 @@ def _fake_quantize_backward(ctx, grad):
 
 
 fake_quantize_op.register_autograd(_fake_quantize_backward, setup_context=_fake_quantize_setup)
+
+
+# --------------------------------------------------------------------------- grouped (experts)
+
+
+@torch.library.custom_op(
+    "fos::quantize_grouped",
+    mutates_args=(),
+    schema="(Tensor x, Tensor offsets, Tensor global_amax, str block, str err_mode,"
+    " int e4m3_scale_bound, bool check_offsets) -> (Tensor, Tensor)",
+)
+def quantize_grouped_op(x, offsets, global_amax, block, err_mode, e4m3_scale_bound, check_offsets):
+    """Each expert's rows of ``x`` quantized per tensor under its amax, without a sync."""
+    return grouped.quantize_grouped(x, offsets, global_amax, block, err_mode, e4m3_scale_bound,
+                                    check_offsets, strict_from_env())  # fmt: skip
+
+
+@quantize_grouped_op.register_fake
+def _quantize_grouped_fake(x, offsets, global_amax, block, err_mode, e4m3_scale_bound,
+                           check_offsets):  # fmt: skip
+    # The value checks read the offsets: the real impl does them at run time.
+    grouped.resolve_quantize_grouped(x, offsets, global_amax, block, err_mode,
+                                     e4m3_scale_bound, False)  # fmt: skip
+    return quantize_outputs(x)
+
+
+@torch.library.custom_op(
+    "fos::nan_amax_grouped",
+    mutates_args=(),
+    schema="(Tensor x, Tensor offsets, bool check_offsets) -> Tensor",
+)
+def nan_amax_grouped_op(x, offsets, check_offsets):
+    """The NaN-dropping amax of each expert's rows of ``x``: float32 (E,), 0 when empty."""
+    return grouped.nan_amax_grouped(x, offsets, check_offsets, strict_from_env())
+
+
+@nan_amax_grouped_op.register_fake
+def _nan_amax_grouped_fake(x, offsets, check_offsets):
+    return grouped.grouped_amax_output(x, grouped.resolve_nan_amax_grouped(x, offsets, False))
+
+
+@torch.library.custom_op(
+    "fos::quantize_grouped_with_amax",
+    mutates_args=(),
+    schema="(Tensor x, Tensor offsets, str block, str err_mode, int e4m3_scale_bound,"
+    " bool check_offsets) -> (Tensor, Tensor, Tensor)",
+)
+def quantize_grouped_with_amax_op(x, offsets, block, err_mode, e4m3_scale_bound, check_offsets):
+    """The grouped amax of ``x``, then the grouped quantize under it; returns all three."""
+    return grouped.quantize_grouped_with_amax(x, offsets, block, err_mode, e4m3_scale_bound,
+                                              check_offsets, strict_from_env())  # fmt: skip
+
+
+@quantize_grouped_with_amax_op.register_fake
+def _quantize_grouped_with_amax_fake(x, offsets, block, err_mode, e4m3_scale_bound,
+                                     check_offsets):  # fmt: skip
+    experts = grouped.resolve_quantize_grouped_with_amax(x, offsets, block, err_mode,
+                                                         e4m3_scale_bound, False)  # fmt: skip
+    return (*quantize_outputs(x), grouped.grouped_amax_output(x, experts))
+
+
+@torch.library.custom_op(
+    "fos::quantize_stacked",
+    mutates_args=(),
+    schema="(Tensor w, Tensor global_amax, str block, str err_mode, int e4m3_scale_bound)"
+    " -> (Tensor, Tensor)",
+)
+def quantize_stacked_op(w, global_amax, block, err_mode, e4m3_scale_bound):
+    """A stacked weight (E, N, K), each ``w[e]`` per tensor under ``global_amax[e]``."""
+    return grouped.quantize_stacked(w, global_amax, block, err_mode, e4m3_scale_bound,
+                                    strict_from_env())  # fmt: skip
+
+
+@quantize_stacked_op.register_fake
+def _quantize_stacked_fake(w, global_amax, block, err_mode, e4m3_scale_bound):
+    return grouped.stacked_outputs(w, global_amax, block, err_mode, e4m3_scale_bound)

@@ -5,6 +5,7 @@ implementation: same bits on CPU and CUDA, for every input.
 """
 
 from .formats import E2M1_MAGNITUDES, E4M3_MAX, e2m1_decode, e2m1_encode, e4m3_saturate
+from .grouped import nan_amax_grouped, quantize_grouped, quantize_stacked, quantize_tile_rows
 from .quantize import (
     FLT_MAX,
     NVFP4_SCALE_BOUND,
@@ -20,7 +21,12 @@ from .validation import (
     check_dequantize_args,
     check_fake_quantize_args,
     check_nan_amax_args,
+    check_nan_amax_grouped_args,
+    check_offsets,
+    check_offsets_values,
     check_quantize_args,
+    check_quantize_grouped_args,
+    check_quantize_stacked_args,
 )
 
 __version__ = "0.2.0"
@@ -33,7 +39,12 @@ __all__ = [
     "check_dequantize_args",
     "check_fake_quantize_args",
     "check_nan_amax_args",
+    "check_nan_amax_grouped_args",
+    "check_offsets",
+    "check_offsets_values",
     "check_quantize_args",
+    "check_quantize_grouped_args",
+    "check_quantize_stacked_args",
     "dequantize",
     "e2m1_decode",
     "e2m1_encode",
@@ -41,7 +52,11 @@ __all__ = [
     "fake_quantize",
     "global_encode_scale",
     "nan_amax",
+    "nan_amax_grouped",
     "quantize",
+    "quantize_grouped",
     "quantize_nvfp4",
+    "quantize_stacked",
+    "quantize_tile_rows",
     "quantize_with_choice",
 ]

@@ -152,11 +152,22 @@ def quantize_with_choice(
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``quantize`` plus which candidate each group kept: bool (..., C/16), True = map-to-4."""
     check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
+    return _quantize_core(x, global_amax.reshape(-1, 1), block, err_mode, e4m3_scale_bound)
+
+
+def _quantize_core(
+    x: torch.Tensor, gamax: torch.Tensor, block: str, err_mode: str, e4m3_scale_bound: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """SPEC steps 1-8 on checked arguments; ``gamax`` is (1, 1) or (R, 1).
+
+    Every step reads ``gamax`` row by row, so a (R, 1) column gives each row the
+    bits of a per-tensor quantize under that row's value; for 16x16 the column
+    must be constant on each 16-row band (its tiles then see one value).
+    """
     dev = x.device
     xg = _grouped(x)  # (R, G, 16)
     rows, groups_per_row, _ = xg.shape
 
-    gamax = global_amax.reshape(-1, 1)  # (1, 1) or (R, 1)
     s = global_encode_scale(gamax, e4m3_scale_bound)
     s_dec = _const(1.0, dev) / s
     d = _const(6.0 * e4m3_scale_bound, dev)

@@ -5,7 +5,8 @@ into rows; a row-scaled amax has the leading shape ``x.shape[:-1]``.
 
 Each check raises ``TypeError`` (wrong type or dtype) or ``ValueError`` (wrong
 value, shape or device) naming the argument, what was expected and what came.
-None of them reads tensor values, so they never synchronize a GPU.
+None of them reads tensor values, so they never synchronize a GPU, except
+``check_offsets_values`` (grouped quantize), which reads the offsets and says so.
 """
 
 from __future__ import annotations
@@ -201,3 +202,121 @@ def check_nan_amax_args(x: torch.Tensor, dim: int | None) -> int | None:
             f"dim must be in [{-ndim}, {ndim - 1}] for x of shape {tuple(x.shape)}, got {dim}"
         )
     return dim % ndim
+
+
+OFFSET_DTYPES = (torch.int32, torch.int64)
+
+
+def check_offsets(offsets: torch.Tensor, device: torch.device) -> int:
+    """Check a grouped ``offsets`` vector's metadata; return the expert count E.
+
+    ``offsets`` is an int32 or int64 (E + 1,) tensor on the input's device
+    (E >= 0). Its values are ``check_offsets_values``' business.
+    """
+    _check_tensor("offsets", offsets)
+    if offsets.dtype not in OFFSET_DTYPES:
+        raise TypeError(f"offsets must have dtype in {OFFSET_DTYPES}, got {offsets.dtype}")
+    if offsets.dim() != 1 or offsets.shape[0] < 1:
+        raise ValueError(
+            f"offsets must be 1-D of length E + 1 >= 1, got shape {tuple(offsets.shape)}"
+        )
+    if offsets.device != device:
+        raise ValueError(f"offsets must be on the input's device {device}, got {offsets.device}")
+    return offsets.shape[0] - 1
+
+
+def _check_expert_amax(global_amax: torch.Tensor, experts: int, device: torch.device) -> None:
+    _check_tensor("global_amax", global_amax)
+    if global_amax.dtype != torch.float32:
+        raise TypeError(f"global_amax must be float32, got {global_amax.dtype}")
+    if tuple(global_amax.shape) != (experts,):
+        raise ValueError(
+            f"global_amax must have shape ({experts},) (one per expert), "
+            f"got shape {tuple(global_amax.shape)}"
+        )
+    if global_amax.device != device:
+        raise ValueError(
+            f"global_amax must be on the input's device {device}, got {global_amax.device}"
+        )
+
+
+def _check_grouped_x(x: torch.Tensor, offsets: torch.Tensor) -> tuple[int, int]:
+    """``x`` is (T, C) and ``offsets`` fits it; return (T, E)."""
+    _check_tensor("x", x)
+    if x.dim() != 2:
+        raise ValueError(f"x must be 2-D (T, C) for a grouped call, got shape {tuple(x.shape)}")
+    experts = check_offsets(offsets, x.device)
+    if experts == 0 and x.shape[0] != 0:
+        raise ValueError(f"offsets names no expert (shape (1,)) but x has {x.shape[0]} rows")
+    return x.shape[0], experts
+
+
+def check_nan_amax_grouped_args(x: torch.Tensor, offsets: torch.Tensor) -> int:
+    """Check ``nan_amax_grouped``'s arguments (metadata only); return E."""
+    return _check_grouped_x(x, offsets)[1]
+
+
+def check_quantize_grouped_args(
+    x: torch.Tensor,
+    offsets: torch.Tensor,
+    global_amax: torch.Tensor,
+    block: str,
+    err_mode: str,
+    e4m3_scale_bound: int,
+) -> int:
+    """Check ``quantize_grouped``'s arguments without reading values; return E.
+
+    ``x`` (T, C) as ``quantize`` takes it (16x16: T % 16 == 0), ``offsets`` an
+    int32/int64 (E + 1,) vector and ``global_amax`` float32 (E,), both on x's
+    device.
+    """
+    rows, _ = check_x(x)
+    experts = _check_grouped_x(x, offsets)[1]
+    check_knobs(block, err_mode, e4m3_scale_bound)
+    check_block_rows(block, rows)
+    _check_expert_amax(global_amax, experts, x.device)
+    return experts
+
+
+def check_quantize_stacked_args(
+    w: torch.Tensor, global_amax: torch.Tensor, block: str, err_mode: str, e4m3_scale_bound: int
+) -> int:
+    """Check ``quantize_stacked``'s arguments: ``w`` (E, N, K), ``global_amax`` (E,); return E."""
+    check_x(w)
+    if w.dim() != 3:
+        raise ValueError(f"w must be 3-D (E, N, K), got shape {tuple(w.shape)}")
+    check_knobs(block, err_mode, e4m3_scale_bound)
+    if block == "16x16" and w.shape[1] % GROUP != 0:
+        raise ValueError(
+            f"block='16x16' needs each expert's row count N to be a multiple of {GROUP}, "
+            f"got {w.shape[1]}"
+        )
+    _check_expert_amax(global_amax, w.shape[0], w.device)
+    return w.shape[0]
+
+
+def check_offsets_values(offsets: torch.Tensor, rows: int, block: str = "1x16") -> list[int]:
+    """Check the offsets' values; return them as Python ints. Reads them: a device sync.
+
+    SPEC needs ``offsets[0] == 0``, ``offsets[E] == rows``, non-decreasing, and
+    for 16x16 every offset a multiple of 16.
+    """
+    values = offsets.tolist()
+    if values[0] != 0:
+        raise ValueError(f"offsets[0] must be 0, got {values[0]}")
+    if values[-1] != rows:
+        raise ValueError(f"offsets[-1] must be the row count {rows}, got {values[-1]}")
+    for e in range(len(values) - 1):
+        if values[e + 1] < values[e]:
+            raise ValueError(
+                f"offsets must be non-decreasing, got offsets[{e}] = {values[e]} > "
+                f"offsets[{e + 1}] = {values[e + 1]}"
+            )
+    if block == "16x16":
+        for e, v in enumerate(values):
+            if v % GROUP != 0:
+                raise ValueError(
+                    f"block='16x16' needs every offset to be a multiple of {GROUP}, "
+                    f"got offsets[{e}] = {v}"
+                )
+    return values

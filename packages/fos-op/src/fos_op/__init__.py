@@ -4,7 +4,9 @@ Importing it registers ``torch.ops.fos.{nan_amax, quantize, quantize_with_amax,
 dequantize, fake_quantize}``. CUDA inputs on sm_90+ run the CuTe DSL kernels
 that ``fos-cutedsl`` has (``fos_cutedsl.KERNELS``) when it is installed;
 everything else runs the reference. Both give the same bits. In eager mode the
-Python API skips the dispatcher through a cache of validated plans.
+Python API skips the dispatcher through a cache of validated plans. A
+``DTensor`` input is quantized shard by shard under the whole tensor's amax
+(``fos_op.distributed``).
 """
 
 from . import ops as _ops  # noqa: F401  (registers the torch.ops.fos.* ops)

@@ -6,7 +6,9 @@ dequantize, fake_quantize}`` and the grouped (mixture-of-experts) ops
 quantize_stacked}``. CUDA inputs on sm_90+ run the CuTe DSL kernels
 that ``fos-cutedsl`` has (``fos_cutedsl.KERNELS``) when it is installed;
 everything else runs the reference. Both give the same bits. In eager mode the
-Python API skips the dispatcher through a cache of validated plans.
+Python API skips the dispatcher through a cache of validated plans. A
+``DTensor`` input is quantized shard by shard under the whole tensor's amax
+(``fos_op.distributed``).
 """
 
 from . import ops as _ops  # noqa: F401  (registers the torch.ops.fos.* ops)

@@ -8,6 +8,9 @@ and the same errors.
 
 ``strict=True`` (or ``FOS_STRICT=1``) raises ``FallbackError`` instead of
 running the reference for a CUDA input.
+
+A ``DTensor`` input goes to ``distributed`` first (each rank quantizes its
+shard under the whole tensor's amax) and comes back as DTensors.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import torch
 
 from fos_reference.validation import check_quantize_args, flat_rows
 
-from . import grouped, impl
+from . import distributed, grouped, impl
 from .dispatch import KERNEL, REFERENCE, Decision, cutedsl, decide, enforce, strict_from_env
 from .plan import eager
 
@@ -28,6 +31,8 @@ def _strict(strict: bool | None) -> bool:
 def nan_amax(x: torch.Tensor, dim: int | None = None, *, strict: bool | None = None):
     """``fos_reference.nan_amax``'s signature and bits: 0-d (``dim=None``) or per row (-1)."""
     strict = _strict(strict)
+    if distributed.any_dtensor(x):  # DTensor: the local amax, all-reduced (distributed.py)
+        return distributed.nan_amax(x, dim, strict)
     if eager(x):
         return impl.nan_amax(x, dim, strict)
     if strict:
@@ -46,6 +51,8 @@ def quantize(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """``fos_reference.quantize``'s signature and bits, as fast as the device allows."""
     strict = _strict(strict)
+    if distributed.any_dtensor(x, global_amax):  # DTensor: each shard, same amax
+        return distributed.quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict)
     if eager(x, global_amax):
         return impl.quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict)
     if strict:
@@ -70,6 +77,8 @@ def quantize_with_amax(
     and scales are ``quantize(x, amax, ...)``: keep the amax to dequantize.
     """
     strict = _strict(strict)
+    if distributed.any_dtensor(x):  # DTensor: the amax all-reduced where sharded
+        return distributed.quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict)
     if eager(x):
         return impl.quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict)
     if strict:
@@ -116,6 +125,10 @@ def fake_quantize(
     gets none).
     """
     strict = _strict(strict)
+    if distributed.any_dtensor(x, global_amax):  # DTensor: each shard, the global amax
+        return distributed.fake_quantize(
+            x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict
+        )
     if eager(x, global_amax):
         return impl.fake_quantize(
             x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict

@@ -38,6 +38,7 @@ from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint32
 
 from . import ieee, memory
+from .config import compile_options
 
 WARP = 32
 VECTOR_BYTES = 16
@@ -241,7 +242,7 @@ def compile_amax(
     x = fake(_DTYPES[dtype], (rows, cols), stride_order=(1, 0), assumed_align=16)
     out = fake(Float32, (rows if per_row else 1,), assumed_align=4)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
-    options = " ".join(o for o in ("--enable-tvm-ffi --gpu-arch", arch, extra_options) if o)
+    options = compile_options(arch, extra=extra_options)
     return cute.compile(AmaxKernel(cfg), x, out, stream, options=options)
 
 

@@ -19,7 +19,7 @@ import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
 from cutlass import Float32, Uint8
 
-from .config import GROUP, FakeQuantizeKey, QuantizeConfig
+from .config import GROUP, FakeQuantizeKey, QuantizeConfig, compile_options
 from .persistent import PersistentKernel
 from .rowwise import QuantizeKernel
 from .tile import TileKernel
@@ -66,17 +66,8 @@ def compile_quantize(
     codes = fake(Uint8, (rows, half_cols), stride_order=(1, 0), assumed_align=16)
     scales = fake(Uint8, (rows, groups), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
-    ptxas = f"--ptxas-options=-O{cfg.ptxas_opt}" if cfg.ptxas_opt != 3 else ""  # 3: the default
-    options = ("--enable-tvm-ffi --gpu-arch", arch, ptxas, extra_options)
-    return cute.compile(
-        kernel,
-        x,
-        amax,
-        codes,
-        scales,
-        stream,
-        options=" ".join(o for o in options if o),
-    )
+    options = compile_options(arch, cfg.ptxas_opt, extra_options)
+    return cute.compile(kernel, x, amax, codes, scales, stream, options=options)
 
 
 def _kernel(cfg: QuantizeConfig):
@@ -137,8 +128,5 @@ def compile_fake_quantize(
     amax = fake(Float32, (rows if row_scaled else 1,), assumed_align=4)
     out = fake(cfg.out_element, (rows, cols), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
-    ptxas = f"--ptxas-options=-O{cfg.ptxas_opt}" if cfg.ptxas_opt != 3 else ""
-    options = ("--enable-tvm-ffi --gpu-arch", arch, ptxas, extra_options)
-    return cute.compile(
-        FakeQuantizeKernel(cfg), x, amax, out, stream, options=" ".join(o for o in options if o)
-    )
+    options = compile_options(arch, cfg.ptxas_opt, extra_options)
+    return cute.compile(FakeQuantizeKernel(cfg), x, amax, out, stream, options=options)

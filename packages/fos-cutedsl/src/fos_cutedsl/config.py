@@ -261,3 +261,10 @@ def launch_bounds(cfg: QuantizeConfig) -> dict:
         "min_blocks_per_mp": cfg.min_blocks,
         "preferred_smem_carveout": -1,
     }
+
+
+def compile_options(arch: str, ptxas_opt: int = 3, extra: str = "") -> str:
+    """The CuTe DSL options of every kernel: TVM-FFI calling, the arch, ptxas's level
+    (3, ptxas's own default, adds no flag) and the caller's ``extra`` options."""
+    ptxas = f"--ptxas-options=-O{ptxas_opt}" if ptxas_opt != 3 else ""
+    return " ".join(o for o in ("--enable-tvm-ffi --gpu-arch", arch, ptxas, extra) if o)

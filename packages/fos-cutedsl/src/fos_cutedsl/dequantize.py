@@ -42,6 +42,7 @@ from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from . import decode, ieee
+from .config import compile_options
 
 GROUP = 16
 _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
@@ -236,7 +237,7 @@ def compile_dequantize(
     amax = fake(Float32, (rows if row_scaled else 1,), assumed_align=4)
     out = fake(_DTYPES[out_dtype], (rows, cols), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
-    options = " ".join(o for o in ("--enable-tvm-ffi --gpu-arch", arch, extra_options) if o)
+    options = compile_options(arch, extra=extra_options)
     return cute.compile(DequantizeKernel(cfg), codes, scales, amax, out, stream, options=options)
 
 

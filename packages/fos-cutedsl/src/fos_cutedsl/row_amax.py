@@ -50,7 +50,7 @@ from cutlass import Float32, Int32, Int64, Uint8
 from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
-from .config import GROUP, PTXAS_OPT, QuantizeConfig
+from .config import GROUP, PTXAS_OPT, QuantizeConfig, compile_options
 from .group import build_row_entry, exact_group, fast_group, store_group
 from .ieee import _asm, _i, abs_max_16x2, abs_max_f32, as_f32, fmax, unpack_bf16x2, unpack_f16x2
 from .memory import shfl_bfly_f32
@@ -320,8 +320,7 @@ def compile_row_amax(
     codes = fake(Uint8, (rows, half_cols), stride_order=(1, 0), assumed_align=16)
     scales = fake(Uint8, (rows, groups), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
-    ptxas = f"--ptxas-options=-O{cfg.ptxas_opt}" if cfg.ptxas_opt != 3 else ""
-    options = " ".join(o for o in ("--enable-tvm-ffi --gpu-arch", arch, ptxas, extra_options) if o)
+    options = compile_options(arch, cfg.ptxas_opt, extra_options)
     return cute.compile(RowAmaxKernel(cfg), x, amax, codes, scales, stream, options=options)
 
 

@@ -130,9 +130,11 @@ def quantize_columnwise(
         activation is transposed as the (rows, C) matrix the caller means.
     """
     check_quantize_columnwise_args(x, global_amax, block, err_mode, e4m3_scale_bound)
-    return quantize(
+    codes, scales = quantize(
         x.t(), global_amax, block=block, err_mode=err_mode, e4m3_scale_bound=e4m3_scale_bound
     )
+    # Elementwise ops follow the transposed input's strides: return the row-major layout.
+    return codes.contiguous(), scales.contiguous()
 
 
 def fake_quantize_columnwise(
@@ -157,8 +159,8 @@ def fake_quantize_columnwise(
     check_quantize_columnwise_args(x, global_amax, block, err_mode, e4m3_scale_bound)
     if out_dtype is not None:
         check_out_dtype(out_dtype)
-    codes, scales = quantize(
-        x.t(), global_amax, block=block, err_mode=err_mode, e4m3_scale_bound=e4m3_scale_bound
+    codes, scales = quantize_columnwise(
+        x, global_amax, block=block, err_mode=err_mode, e4m3_scale_bound=e4m3_scale_bound
     )
     x_hat_t = dequantize(
         codes,
@@ -167,4 +169,4 @@ def fake_quantize_columnwise(
         e4m3_scale_bound=e4m3_scale_bound,
         out_dtype=x.dtype if out_dtype is None else out_dtype,
     )
-    return x_hat_t.t()
+    return x_hat_t.contiguous().t()

@@ -297,3 +297,83 @@ def test_grouped_graph_replay_with_new_offsets(monkeypatch, force_reference):
         want = want if isinstance(want, tuple) else (want,)
         for o, r in zip(outs, want, strict=True):
             assert _bits_equal(o, r), name
+
+
+# --------------------------------------------------------------------------- layouts (issue 26)
+
+
+@pytest.mark.parametrize("block,err_mode,bound,row_scaled", [m for m in MODES if not m[3]])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_rowwise_columnwise_kernel_path_matches_reference(
+    block, err_mode, bound, row_scaled, dtype
+):
+    """Both layouts through the quantize kernel (strict), swizzled or not: the reference's bits."""
+    x, gamax = _inputs(144, 80, dtype, False, seed=31)  # R % 128 != 0, G = 5 and 9
+    knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
+    rows = fos_reference.quantize(x, gamax, **knobs)
+    cols = fos_reference.quantize(x.t().contiguous(), gamax, **knobs)
+    assert _same(fos_reference.quantize_columnwise(x, gamax, **knobs), cols)
+    for swizzle in (False, True):
+        got = fos_op.quantize_rowwise_columnwise(x, gamax, swizzle=swizzle, strict=True, **knobs)
+        rs, cs = rows[1], cols[1]
+        if swizzle:
+            rs, cs = fos_reference.swizzle_scales(rs), fos_reference.swizzle_scales(cs)
+            cpu = fos_reference.swizzle_scales(cols[1].cpu())
+            assert torch.equal(cs.cpu().view(torch.uint8), cpu.view(torch.uint8))
+        assert _same(got[:2], (rows[0], rs)) and _same(got[2:4], (cols[0], cs))
+    assert _same(fos_op.quantize_columnwise(x, gamax, strict=True, **knobs), cols)
+    want_hat = fos_reference.fake_quantize_columnwise(x, gamax, **knobs)
+    got_hat = fos_op.fake_quantize_columnwise(x, gamax, **knobs)
+    assert got_hat.stride() == want_hat.stride() and _bits_equal(got_hat, want_hat)
+
+
+@pytest.mark.parametrize("force_reference", [False, True], ids=["kernel", "reference"])
+def test_layouts_graph_capture_and_replay(monkeypatch, force_reference):
+    """Rowwise + columnwise (+ swizzle) and the columnwise fake-quantize capture and replay."""
+    if force_reference:
+        monkeypatch.setattr(dispatch, "cutedsl", lambda: (None, "forced reference"))
+    x, _ = _inputs(160, 96, torch.bfloat16, False, seed=33)
+    gamax = fos_reference.nan_amax(x)
+    jobs = {
+        "both": lambda: tuple(fos_op.quantize_rowwise_columnwise(x, gamax)[:4]),
+        "both swizzled": lambda: tuple(
+            fos_op.quantize_rowwise_columnwise(x, gamax, swizzle=True, block="16x16")[:4]
+        ),
+        "columnwise": lambda: fos_op.quantize_columnwise(x, gamax, err_mode="mse"),
+        "fake columnwise": lambda: fos_op.fake_quantize_columnwise(x, gamax),
+        "swizzle": lambda: fos_op.swizzle_scales(fos_op.quantize(x, gamax)[1]),
+    }
+    wants = {
+        "both": lambda: (
+            *fos_reference.quantize(x, gamax),
+            *fos_reference.quantize_columnwise(x, gamax),
+        ),
+        "both swizzled": lambda: tuple(
+            t if i % 2 == 0 else fos_reference.swizzle_scales(t)
+            for i, t in enumerate(
+                (
+                    *fos_reference.quantize(x, gamax, block="16x16"),
+                    *fos_reference.quantize_columnwise(x, gamax, block="16x16"),
+                )
+            )
+        ),
+        "columnwise": lambda: fos_reference.quantize_columnwise(x, gamax, err_mode="mse"),
+        "fake columnwise": lambda: fos_reference.fake_quantize_columnwise(x, gamax),
+        "swizzle": lambda: fos_reference.swizzle_scales(fos_reference.quantize(x, gamax)[1]),
+    }
+    for name, job in jobs.items():
+        job()  # plans and kernels resolved outside the capture
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = job()
+        gen = torch.Generator(device="cuda").manual_seed(hash(name) % 1000)
+        x.copy_(torch.randn(x.shape, device="cuda", generator=gen).to(x.dtype) * 3)
+        gamax.copy_(fos_reference.nan_amax(x))
+        graph.replay()
+        torch.cuda.synchronize()
+        want = wants[name]()
+        outs = out if isinstance(out, tuple) else (out,)
+        want = want if isinstance(want, tuple) else (want,)
+        for o, w in zip(outs, want, strict=True):
+            assert _bits_equal(o, w), name

@@ -44,3 +44,24 @@ __all__ = [
     "quantize_stacked",
     "quantize_with_amax",
 ]
+
+# Training-step layouts (issue 26): columnwise output and swizzled scales.
+from .api import (
+    RowwiseColumnwise,
+    as_float4,
+    fake_quantize_columnwise,
+    quantize_columnwise,
+    quantize_rowwise_columnwise,
+    swizzle_scales,
+    unswizzle_scales,
+)
+
+__all__ += [
+    "RowwiseColumnwise",
+    "as_float4",
+    "fake_quantize_columnwise",
+    "quantize_columnwise",
+    "quantize_rowwise_columnwise",
+    "swizzle_scales",
+    "unswizzle_scales",
+]

@@ -272,3 +272,136 @@ def quantize_stacked(
         grouped.stacked_outputs(w, global_amax, block, err_mode, e4m3_scale_bound)
         _enforce_all(grouped.decisions(w, block), w)
     return torch.ops.fos.quantize_stacked(w, global_amax, block, err_mode, e4m3_scale_bound)
+
+
+# --------------------------------------------------------------------------- layouts (issue 26)
+
+from typing import NamedTuple  # noqa: E402
+
+from fos_reference.layouts import as_float4  # noqa: E402, F401  (re-exported)
+
+from . import layouts  # noqa: E402
+
+
+class RowwiseColumnwise(NamedTuple):
+    """``quantize_rowwise_columnwise``'s outputs; a layout not asked for is None.
+
+    ``rowwise_codes`` uint8 (R, C/2), ``rowwise_scales`` float8_e4m3fn (R, C/16);
+    ``columnwise_codes`` (C, R/2), ``columnwise_scales`` (C, R/16), the quantize
+    of x^T. With ``swizzle=True`` each scales tensor is flat in the block-scaled
+    GEMM layout (``swizzle_scales``). ``global_amax`` is the per-tensor amax used.
+    """
+
+    rowwise_codes: torch.Tensor | None
+    rowwise_scales: torch.Tensor | None
+    columnwise_codes: torch.Tensor | None
+    columnwise_scales: torch.Tensor | None
+    global_amax: torch.Tensor
+
+
+def quantize_rowwise_columnwise(
+    x: torch.Tensor,
+    global_amax: torch.Tensor | None = None,
+    *,
+    rowwise: bool = True,
+    columnwise: bool = True,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    swizzle: bool = False,
+    strict: bool | None = None,
+) -> RowwiseColumnwise:
+    """Quantize a 2-D ``x`` (R, C) for a training step: rowwise, columnwise (x^T), or both.
+
+    ``global_amax=None`` uses the per-tensor ``nan_amax(x)`` (columnwise needs a
+    per-tensor amax; rowwise alone may take a row-scaled one). Bits are those of
+    ``fos_reference.quantize(x)`` and ``fos_reference.quantize_columnwise(x)``
+    (columnwise: R % 16 == 0), scales swizzled by ``fos_reference.swizzle_scales``
+    when ``swizzle=True``. Today columnwise is the quantize of a transposed copy
+    of x (one-read rowwise + columnwise needs a kernel not written yet).
+    """
+    strict = _strict(strict)
+    if global_amax is None:
+        global_amax = nan_amax(x, strict=strict)
+    args = (rowwise, columnwise, block, err_mode, e4m3_scale_bound, swizzle)
+    if eager(x, global_amax):
+        out = layouts.quantize_rowwise_columnwise(x, global_amax, *args, strict)
+    else:
+        if strict:
+            decisions = layouts.resolve_quantize_rowwise_columnwise(
+                x, global_amax, rowwise, columnwise, block, err_mode, e4m3_scale_bound
+            )
+            _enforce_all(decisions, x)
+        out = torch.ops.fos.quantize_rowwise_columnwise(x, global_amax, *args)
+    return RowwiseColumnwise(*out, global_amax)
+
+
+def quantize_columnwise(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    strict: bool | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``fos_reference.quantize_columnwise``'s bits: (C, R/2) codes, (C, R/16) scales of x^T."""
+    strict = _strict(strict)
+    if eager(x, global_amax):
+        return layouts.quantize_columnwise(x, global_amax, block, err_mode, e4m3_scale_bound,
+                                           strict)  # fmt: skip
+    if strict:
+        decision = layouts.resolve_quantize_columnwise(
+            x, global_amax, block, err_mode, e4m3_scale_bound
+        )
+        enforce(decision, x, True)
+    return torch.ops.fos.quantize_columnwise(x, global_amax, block, err_mode, e4m3_scale_bound)
+
+
+def fake_quantize_columnwise(
+    x: torch.Tensor,
+    global_amax: torch.Tensor | None = None,
+    *,
+    block: str = "1x16",
+    err_mode: str = "mae",
+    e4m3_scale_bound: int = 256,
+    out_dtype: torch.dtype | None = None,
+    strict: bool | None = None,
+) -> torch.Tensor:
+    """``fos_reference.fake_quantize_columnwise``'s bits: x_hat of x^T in x's shape (R, C).
+
+    Column-major (strides (1, R)), so it drops in where x was used (the backward
+    GEMMs on Hopper). ``global_amax=None``: the per-tensor amax of x. Gradient:
+    straight-through, like ``fake_quantize``.
+    """
+    strict = _strict(strict)
+    if eager(x, global_amax):
+        return layouts.fake_quantize_columnwise(x, global_amax, block, err_mode,
+                                                e4m3_scale_bound, out_dtype, strict)  # fmt: skip
+    if strict:
+        if global_amax is None:
+            enforce(impl.resolve_nan_amax(x, None)[0], x, True)
+            check_amax = x.new_empty((), dtype=torch.float32)
+        else:
+            check_amax = global_amax
+        decision = layouts.resolve_fake_quantize_columnwise(
+            x, check_amax, block, err_mode, e4m3_scale_bound, out_dtype
+        )
+        enforce(decision, x, True)
+    return torch.ops.fos.fake_quantize_columnwise(
+        x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype
+    )
+
+
+def swizzle_scales(scales: torch.Tensor) -> torch.Tensor:
+    """``fos_reference.swizzle_scales``: (R, G) scales as SPEC's flat 128 x 4-tile GEMM layout."""
+    if eager(scales):
+        return layouts.swizzle_scales(scales)
+    return torch.ops.fos.swizzle_scales(scales)
+
+
+def unswizzle_scales(swizzled: torch.Tensor, rows: int, groups: int) -> torch.Tensor:
+    """``fos_reference.unswizzle_scales``: back to (rows, groups) scales."""
+    if eager(swizzled):
+        return layouts.unswizzle_scales(swizzled, rows, groups)
+    return torch.ops.fos.unswizzle_scales(swizzled, rows, groups)

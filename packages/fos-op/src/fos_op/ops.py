@@ -192,3 +192,105 @@ def quantize_stacked_op(w, global_amax, block, err_mode, e4m3_scale_bound):
 @quantize_stacked_op.register_fake
 def _quantize_stacked_fake(w, global_amax, block, err_mode, e4m3_scale_bound):
     return grouped.stacked_outputs(w, global_amax, block, err_mode, e4m3_scale_bound)
+
+
+# --------------------------------------------------------------------------- layouts (issue 26)
+
+from fos_reference.validation import check_swizzle_args, check_unswizzle_args  # noqa: E402
+
+from . import layouts  # noqa: E402
+
+
+@torch.library.custom_op(
+    "fos::quantize_columnwise",
+    mutates_args=(),
+    schema="(Tensor x, Tensor global_amax, str block, str err_mode, int e4m3_scale_bound)"
+    " -> (Tensor, Tensor)",
+)
+def quantize_columnwise_op(x, global_amax, block, err_mode, e4m3_scale_bound):
+    """SPEC's columnwise output of ``x`` (R, C): the quantize of ``x^T``, (C, R/2) and (C, R/16)."""
+    return layouts.quantize_columnwise(x, global_amax, block, err_mode, e4m3_scale_bound,
+                                       strict_from_env())  # fmt: skip
+
+
+@quantize_columnwise_op.register_fake
+def _quantize_columnwise_fake(x, global_amax, block, err_mode, e4m3_scale_bound):
+    layouts.resolve_quantize_columnwise(x, global_amax, block, err_mode, e4m3_scale_bound)
+    return layouts.columnwise_outputs(x)
+
+
+@torch.library.custom_op(
+    "fos::fake_quantize_columnwise",
+    mutates_args=(),
+    schema="(Tensor x, Tensor? global_amax, str block, str err_mode, int e4m3_scale_bound,"
+    " ScalarType? out_dtype) -> Tensor",
+)
+def fake_quantize_columnwise_op(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype):
+    """``x_hat`` of ``x^T`` in x's shape (R, C), column-major; ``global_amax`` None: per tensor."""
+    return layouts.fake_quantize_columnwise(x, global_amax, block, err_mode, e4m3_scale_bound,
+                                            out_dtype, strict_from_env())  # fmt: skip
+
+
+@fake_quantize_columnwise_op.register_fake
+def _fake_quantize_columnwise_fake(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype):
+    if global_amax is None:
+        check_nan_amax_args(x, None)
+        global_amax = amax_output(x, None)
+    layouts.resolve_fake_quantize_columnwise(x, global_amax, block, err_mode, e4m3_scale_bound,
+                                             out_dtype)  # fmt: skip
+    return layouts.columnwise_fake_quantize_output(x, out_dtype)
+
+
+fake_quantize_columnwise_op.register_autograd(
+    _fake_quantize_backward, setup_context=_fake_quantize_setup
+)
+
+
+@torch.library.custom_op("fos::swizzle_scales", mutates_args=(), schema="(Tensor scales) -> Tensor")
+def swizzle_scales_op(scales):
+    """(R, G) scales in SPEC's block-scaled GEMM layout: flat, 128 x 4 tiles, zero padding."""
+    return layouts.swizzle_scales(scales)
+
+
+@swizzle_scales_op.register_fake
+def _swizzle_scales_fake(scales):
+    check_swizzle_args(scales)
+    return layouts.swizzled_output(scales)
+
+
+@torch.library.custom_op(
+    "fos::unswizzle_scales",
+    mutates_args=(),
+    schema="(Tensor swizzled, int rows, int groups) -> Tensor",
+)
+def unswizzle_scales_op(swizzled, rows, groups):
+    """The inverse of ``fos::swizzle_scales``: (rows, groups) float8_e4m3fn scales."""
+    return layouts.unswizzle_scales(swizzled, rows, groups)
+
+
+@unswizzle_scales_op.register_fake
+def _unswizzle_scales_fake(swizzled, rows, groups):
+    check_unswizzle_args(swizzled, rows, groups)
+    return layouts.unswizzled_output(swizzled, rows, groups)
+
+
+@torch.library.custom_op(
+    "fos::quantize_rowwise_columnwise",
+    mutates_args=(),
+    schema="(Tensor x, Tensor global_amax, bool rowwise, bool columnwise, str block,"
+    " str err_mode, int e4m3_scale_bound, bool swizzle) -> (Tensor?, Tensor?, Tensor?, Tensor?)",
+)
+def quantize_rowwise_columnwise_op(x, global_amax, rowwise, columnwise, block, err_mode,
+                                   e4m3_scale_bound, swizzle):  # fmt: skip
+    """Rowwise and/or columnwise codes and scales under one per-tensor amax (None: not asked)."""
+    return layouts.quantize_rowwise_columnwise(x, global_amax, rowwise, columnwise, block,
+                                               err_mode, e4m3_scale_bound, swizzle,
+                                               strict_from_env())  # fmt: skip
+
+
+@quantize_rowwise_columnwise_op.register_fake
+def _quantize_rowwise_columnwise_fake(x, global_amax, rowwise, columnwise, block, err_mode,
+                                      e4m3_scale_bound, swizzle):  # fmt: skip
+    layouts.resolve_quantize_rowwise_columnwise(x, global_amax, rowwise, columnwise, block,
+                                                err_mode, e4m3_scale_bound)  # fmt: skip
+    return layouts.rowwise_columnwise_outputs(x, rowwise, columnwise, swizzle)

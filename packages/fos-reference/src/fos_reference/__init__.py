@@ -60,3 +60,32 @@ __all__ = [
     "quantize_tile_rows",
     "quantize_with_choice",
 ]
+
+# Training-step layouts (SPEC's "Columnwise (transposed) output" and "Swizzled scales").
+from .layouts import (
+    FLOAT4_E2M1FN_X2,
+    as_float4,
+    fake_quantize_columnwise,
+    quantize_columnwise,
+    swizzle_scales,
+    swizzled_shape,
+    unswizzle_scales,
+)
+from .validation import (
+    check_quantize_columnwise_args,
+    check_swizzle_args,
+    check_unswizzle_args,
+)
+
+__all__ += [
+    "FLOAT4_E2M1FN_X2",
+    "as_float4",
+    "check_quantize_columnwise_args",
+    "check_swizzle_args",
+    "check_unswizzle_args",
+    "fake_quantize_columnwise",
+    "quantize_columnwise",
+    "swizzle_scales",
+    "swizzled_shape",
+    "unswizzle_scales",
+]

@@ -320,3 +320,95 @@ def check_offsets_values(offsets: torch.Tensor, rows: int, block: str = "1x16") 
                     f"got offsets[{e}] = {v}"
                 )
     return values
+
+
+# --------------------------------------------------------------------------- layouts
+
+#: Rows and scale columns of one swizzled (block-scaled GEMM) tile of 512 bytes.
+TILE_ROWS = 128
+TILE_GROUPS = 4
+#: Rows of one band inside a tile (a tile is 4 bands of 32 rows, interleaved).
+BAND_ROWS = 32
+
+
+def ceil_to(n: int, multiple: int) -> int:
+    """``n`` rounded up to a multiple of ``multiple``."""
+    return -(-n // multiple) * multiple
+
+
+def swizzled_shape(rows: int, groups: int) -> tuple[int]:
+    """The shape of ``swizzle_scales``' output for (rows, groups) scales: one flat vector.
+
+    ``(ceil(rows / 128) * 128 * ceil(groups / 4) * 4,)``: a byte per padded scale.
+    """
+    return (ceil_to(rows, TILE_ROWS) * ceil_to(groups, TILE_GROUPS),)
+
+
+def _check_scales(scales: object, name: str) -> torch.Tensor:
+    _check_tensor(name, scales)
+    if scales.dtype != torch.float8_e4m3fn:
+        raise TypeError(f"{name} must be float8_e4m3fn, got {scales.dtype}")
+    return scales
+
+
+def check_swizzle_args(scales: torch.Tensor) -> tuple[int, int]:
+    """Check ``swizzle_scales``' input: float8_e4m3fn (R, G); return (R, G)."""
+    _check_scales(scales, "scales")
+    if scales.dim() != 2:
+        raise ValueError(
+            f"scales must be 2-D (rows, groups), got shape {tuple(scales.shape)}; "
+            "swizzle each GEMM operand's scales on their own"
+        )
+    return scales.shape[0], scales.shape[1]
+
+
+def check_unswizzle_args(swizzled: torch.Tensor, rows: int, groups: int) -> None:
+    """Check ``unswizzle_scales``' arguments: float8_e4m3fn of ``swizzled_shape(rows, groups)``."""
+    _check_scales(swizzled, "swizzled")
+    for name, v in (("rows", rows), ("groups", groups)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be a non-negative int, got {v!r}")
+    expected = swizzled_shape(rows, groups)
+    if tuple(swizzled.shape) != expected:
+        raise ValueError(
+            f"swizzled must have shape {expected} for ({rows}, {groups}) scales "
+            f"(rows padded to 128, groups to 4), got {tuple(swizzled.shape)}"
+        )
+
+
+def check_quantize_columnwise_args(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    block: str,
+    err_mode: str,
+    e4m3_scale_bound: int,
+) -> None:
+    """Check a columnwise quantize's arguments: ``x`` (R, C), R % 16 == 0, per-tensor amax.
+
+    The groups of ``x^T`` run down ``x``'s columns, so R (not C) must be a
+    multiple of 16; 16x16 also needs C % 16 == 0 (the rows of ``x^T``).
+    """
+    _check_tensor("x", x)
+    if x.dim() != 2:
+        raise ValueError(f"columnwise output needs a 2-D x (R, C), got shape {tuple(x.shape)}")
+    check_knobs(block, err_mode, e4m3_scale_bound)
+    rows, cols = x.shape
+    if rows % GROUP != 0:
+        raise ValueError(
+            f"columnwise output needs x's row count R to be a multiple of {GROUP} "
+            f"(its 1x16 groups run down the columns), got R = {rows}"
+        )
+    if block == "16x16" and cols % GROUP != 0:
+        raise ValueError(
+            f"columnwise block='16x16' needs x's column count C to be a multiple of {GROUP}, "
+            f"got C = {cols}"
+        )
+    _check_tensor("global_amax", global_amax)
+    if global_amax.dtype != torch.float32:
+        raise TypeError(f"global_amax must be float32, got {global_amax.dtype}")
+    if global_amax.numel() != 1:
+        raise ValueError(
+            "columnwise output needs a per-tensor global_amax (one element, the one the "
+            f"rowwise output uses), got shape {tuple(global_amax.shape)}"
+        )
+    check_quantize_args(x.t(), global_amax, block, err_mode, e4m3_scale_bound)

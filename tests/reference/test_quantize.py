@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 import torch
 
-from fos_reference import dequantize, quantize
+from fos_reference import dequantize, nan_amax, quantize
 
 from . import oracle as O
 from .near_tie_cases import CASES
@@ -755,3 +755,15 @@ def test_cuda_matches_cpu(block, amax_mode, kind):
                             torch.int16 if out_dtype != torch.float32 else torch.int32
                         ),
                     )
+
+
+@pytest.mark.parametrize("block", ["1x16", "16x16"])
+def test_outputs_are_contiguous_for_a_transposed_input(block):
+    """Elementwise ops follow a transposed input's strides; the outputs must not (the fakes)."""
+    x = torch.randn(48, 32, generator=torch.Generator().manual_seed(3)).t()
+    gamax = nan_amax(x).reshape(1)
+    codes, scales = quantize(x, gamax, block=block)
+    assert codes.is_contiguous() and scales.is_contiguous()
+    want_codes, want_scales = quantize(x.contiguous(), gamax, block=block)
+    assert torch.equal(codes, want_codes)
+    assert torch.equal(scales.view(torch.uint8), want_scales.view(torch.uint8))

@@ -106,9 +106,14 @@ def _encode(xg: torch.Tensor, scale: torch.Tensor, s_dec: torch.Tensor) -> torch
 
 
 def _pack(code: torch.Tensor, shape: torch.Size) -> torch.Tensor:
-    """(R, G, 16) codes -> uint8 (..., C/2), element 2j in the low nibble."""
+    """(R, G, 16) codes -> contiguous uint8 (..., C/2), element 2j in the low nibble.
+
+    Contiguous whatever ``x``'s strides (elementwise ops follow a transposed
+    input's layout), as the ops' fakes say.
+    """
     code = code.reshape(code.shape[0], code.shape[1] * GROUP)
-    return (code[:, 0::2] | (code[:, 1::2] << 4)).reshape(*shape[:-1], shape[-1] // 2)
+    packed = code[:, 0::2] | (code[:, 1::2] << 4)
+    return packed.contiguous().reshape(*shape[:-1], shape[-1] // 2)
 
 
 def _grouped(x: torch.Tensor) -> torch.Tensor:
@@ -203,7 +208,7 @@ def _quantize_core(
     scales = torch.where(pick4, sc4.view(torch.uint8), sc6.view(torch.uint8))
     codes = _pack(torch.where(pick4.unsqueeze(2), code4, code6), x.shape)
     lead = x.shape[:-1]
-    scales = scales.view(torch.float8_e4m3fn).reshape(*lead, groups_per_row)
+    scales = scales.contiguous().view(torch.float8_e4m3fn).reshape(*lead, groups_per_row)
     return codes, scales, pick4.reshape(*lead, groups_per_row)
 
 
@@ -228,7 +233,7 @@ def quantize_nvfp4(
     base = _block_amax(xg, block) * (s * sixth)
     scale = e4m3_saturate(torch.fmin(base, _const(E4M3_MAX, dev)))  # (R, G)
     codes = _pack(_encode(xg, scale, s_dec), x.shape)
-    return codes, scale.reshape(*x.shape[:-1], xg.shape[1])
+    return codes, scale.contiguous().reshape(*x.shape[:-1], xg.shape[1])
 
 
 def dequantize(

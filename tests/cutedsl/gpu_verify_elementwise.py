@@ -1,4 +1,4 @@
-"""Verify ``fos_cutedsl.nan_amax`` and ``dequantize`` against ``fos_reference`` on one GPU.
+"""Verify ``fos_cutedsl``'s amax, dequantize and row-amax kernels against ``fos_reference``.
 
     python tests/cutedsl/gpu_verify_elementwise.py [--out PATH] [--stages ...]
 
@@ -10,6 +10,9 @@ Stages (all by default):
 * ``dequantize``: every output dtype x bound x per tensor / row-scaled x
   input kind x edge shape (NaN where the reference is NaN, bits elsewhere;
   outputs poisoned with a finite sentinel).
+* ``row_amax``: ``launch_quantize_row_amax`` for every dtype x err x bound x
+  ``cutedsl_cases`` input kind x shape: the row amax, codes and scales bits
+  against ``nan_amax(x, dim=1)`` and ``quantize`` under it (all outputs poisoned).
 * ``large``: per-tensor and per-row amax of a 2^31 + 2^20 element bf16 input
   and a dequantize to a 2^31-element bf16 output, checked in row chunks
   (skipped, and reported as such, without the memory).
@@ -21,9 +24,11 @@ Exits 1 on any mismatch.
 
 from __future__ import annotations
 
+import itertools
 import zlib
 
 import torch
+from cutedsl_cases import KINDS, Variant, make_case
 from elementwise_cases import (
     AMAX_DTYPES,
     AMAX_KINDS,
@@ -93,6 +98,36 @@ def stage_amax_fuzz(failures: list[str], cases_per_variant: int = 40) -> int:
     return cases
 
 
+ROW_AMAX_SHAPES = ((1, 16), (3, 48), (7, 2048), (33, 7168), (5, 4144))
+
+
+def stage_row_amax(failures: list[str]) -> int:
+    cases = 0
+    for dtype, err_mode, bound in itertools.product(AMAX_DTYPES, ("mae", "mse"), BOUNDS):
+        variant = Variant(dtype, "1x16", True, err_mode, bound)
+        for kind in KINDS:
+            for rows, cols in ROW_AMAX_SHAPES:
+                seed = zlib.crc32(f"row_amax/{variant}/{kind}/{rows}x{cols}".encode())
+                x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
+                amax = torch.full((rows,), float("nan"), device="cuda")
+                codes = torch.full((rows, cols // 2), 0xA5, dtype=torch.uint8, device="cuda")
+                scales = torch.full((rows, cols // 16), 0x5A, dtype=torch.uint8, device="cuda")
+                fos_cutedsl.launch_quantize_row_amax(x, amax, codes, scales, err_mode, bound)
+                want_amax = fos_reference.nan_amax(x, dim=1)
+                want_codes, want_scales = fos_reference.quantize(
+                    x, want_amax, block="1x16", err_mode=err_mode, e4m3_scale_bound=bound
+                )
+                cases += 1
+                same = (
+                    same_f32_bits(amax, want_amax)
+                    and torch.equal(codes, want_codes)
+                    and torch.equal(scales, want_scales.view(torch.uint8))
+                )
+                if not same:
+                    failures.append(f"row_amax {variant} {kind} ({rows}, {cols})")
+    return cases
+
+
 def stage_dequantize(failures: list[str]) -> int:
     cases = 0
     for out_dtype in OUT_DTYPES:
@@ -152,6 +187,7 @@ def main() -> int:
         "amax": lambda failures, _: stage_amax(failures),
         "amax_fuzz": lambda failures, _: stage_amax_fuzz(failures),
         "dequantize": lambda failures, _: stage_dequantize(failures),
+        "row_amax": lambda failures, _: stage_row_amax(failures),
         "large": stage_large,
     }
     return run_stages(__doc__.splitlines()[0], "gpu_verify_elementwise.json", stages)

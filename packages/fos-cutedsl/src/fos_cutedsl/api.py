@@ -22,6 +22,7 @@ from .device import (
     device_why_not,
     run_under,
     sm_count,
+    verdict,
 )
 
 try:
@@ -85,11 +86,7 @@ def can_run(
     Never raises: invalid arguments give ``(False, "invalid arguments: ...")``
     (``quantize`` raises the reference's ``TypeError``/``ValueError`` for them).
     """
-    try:
-        why = _why_not(x, global_amax, block, err_mode, e4m3_scale_bound)
-    except (TypeError, ValueError) as exc:
-        return False, f"invalid arguments: {exc}"
-    return (False, why) if why else (True, "ok")
+    return verdict(_why_not, x, global_amax, block, err_mode, e4m3_scale_bound)
 
 
 def quantize(
@@ -218,11 +215,7 @@ def can_run_fake_quantize(
     out_dtype: torch.dtype | None = None,
 ) -> tuple[bool, str]:
     """Whether ``fake_quantize`` can run these arguments here, and if not, why. Never raises."""
-    try:
-        why = _fake_why_not(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype)
-    except (TypeError, ValueError) as exc:
-        return False, f"invalid arguments: {exc}"
-    return (False, why) if why else (True, "ok")
+    return verdict(_fake_why_not, x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype)
 
 
 def fake_quantize(

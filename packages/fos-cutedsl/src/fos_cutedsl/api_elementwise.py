@@ -19,6 +19,7 @@ from .device import (
     device_why_not,
     run_under,
     sm_count,
+    verdict,
 )
 
 try:
@@ -76,11 +77,7 @@ def _amax_why_not(x, dim) -> str:
 
 def can_run_nan_amax(x: torch.Tensor, dim: int | None = None) -> tuple[bool, str]:
     """Whether ``nan_amax`` can run these arguments here, and if not, why. Never raises."""
-    try:
-        why = _amax_why_not(x, dim)
-    except (TypeError, ValueError) as exc:
-        return False, f"invalid arguments: {exc}"
-    return (False, why) if why else (True, "ok")
+    return verdict(_amax_why_not, x, dim)
 
 
 def nan_amax(x: torch.Tensor, dim: int | None = None) -> torch.Tensor:
@@ -161,11 +158,7 @@ def can_run_dequantize(
     out_dtype: torch.dtype = torch.bfloat16,
 ) -> tuple[bool, str]:
     """Whether ``dequantize`` can run these arguments here, and if not, why. Never raises."""
-    try:
-        why = _dequantize_why_not(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
-    except (TypeError, ValueError) as exc:
-        return False, f"invalid arguments: {exc}"
-    return (False, why) if why else (True, "ok")
+    return verdict(_dequantize_why_not, codes, scales, global_amax, e4m3_scale_bound, out_dtype)
 
 
 def dequantize(

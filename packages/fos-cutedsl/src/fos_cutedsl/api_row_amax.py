@@ -13,7 +13,15 @@ import torch
 from fos_reference.validation import check_knobs, check_x, flat_rows
 
 from .cache import CompileCache
-from .device import DTYPE_NAMES, MAX_BLOCKS, capability, device_index, device_why_not, run_under
+from .device import (
+    DTYPE_NAMES,
+    MAX_BLOCKS,
+    capability,
+    device_index,
+    device_why_not,
+    run_under,
+    verdict,
+)
 
 try:
     from . import row_amax as _row_amax
@@ -64,11 +72,7 @@ def can_run_quantize_row_amax(
     x: torch.Tensor, *, err_mode: str = "mae", e4m3_scale_bound: int = 256
 ) -> tuple[bool, str]:
     """Whether ``quantize_row_amax`` can run these arguments here, and if not, why. Never raises."""
-    try:
-        why = _row_amax_why_not(x, err_mode, e4m3_scale_bound)
-    except (TypeError, ValueError) as exc:
-        return False, f"invalid arguments: {exc}"
-    return (False, why) if why else (True, "ok")
+    return verdict(_row_amax_why_not, x, err_mode, e4m3_scale_bound)
 
 
 def quantize_row_amax(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import torch
 
@@ -54,3 +55,16 @@ def run_under(cache: CompileCache, key, device: torch.device, *args) -> None:
     else:  # compile and run under the input's device
         with torch.cuda.device(index):
             cache.get(key)(*args)
+
+
+def verdict(why_not: Callable[..., str], *args) -> tuple[bool, str]:
+    """A ``can_run_*`` answer from a ``*_why_not`` check: ``(True, "ok")`` or ``(False, why)``.
+
+    Never raises: arguments the reference's checks reject give ``(False,
+    "invalid arguments: ...")``.
+    """
+    try:
+        why = why_not(*args)
+    except (TypeError, ValueError) as exc:
+        return False, f"invalid arguments: {exc}"
+    return (False, why) if why else (True, "ok")

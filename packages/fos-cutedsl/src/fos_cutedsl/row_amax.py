@@ -52,6 +52,7 @@ from cutlass.cutlass_dsl import T, dsl_user_op
 
 from .config import GROUP, PTXAS_OPT, QuantizeConfig, compile_options
 from .group import build_row_entry, exact_group, fast_group, store_group
+from .offsets import RowAmax
 from .ieee import _asm, _i, abs_max_16x2, abs_max_f32, as_f32, fmax, unpack_bf16x2, unpack_f16x2
 from .memory import shfl_bfly_f32
 
@@ -293,7 +294,7 @@ class RowAmaxKernel:
                 if (flagged >> kk) & 1 != 0:
                     t = first + Int64(lane + kk * TEAM)
                     t, _, word0, word1, scale = exact_group(
-                        qcfg, mX, mAmax, (t, row, True), zero, zero, d
+                        qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
                     )
                     store_group(mCodes, mScales, t, word0, word1, scale)
 

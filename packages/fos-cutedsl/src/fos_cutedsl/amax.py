@@ -39,10 +39,11 @@ from cutlass import Float32, Int32, Int64, Uint32
 
 from . import ieee, memory
 from .config import compile_options
+from .offsets import expert_of_row
 
 WARP = 32
 VECTOR_BYTES = 16
-_DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
+DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
 _WIDTH = {"bfloat16": 2, "float16": 2, "float32": 4}
 
 
@@ -67,7 +68,7 @@ class AmaxConfig:
     ctas_per_sm: int = 8  # per tensor: the grid is at most sms * ctas_per_sm CTAs
 
     def __post_init__(self):
-        assert self.dtype in _DTYPES and self.threads % WARP == 0 and self.unroll >= 1
+        assert self.dtype in DTYPES and self.threads % WARP == 0 and self.unroll >= 1
 
     @property
     def elements_per_vector(self) -> int:
@@ -109,7 +110,7 @@ class AmaxKernel:
     def kernel(self, mX: cute.Tensor, mOut: cute.Tensor, rows: Int64, row_vectors: Int64):
         cfg = self.cfg
         if cutlass.const_expr(cfg.per_row):
-            _per_row(cfg, mX, mOut, rows, row_vectors)
+            per_row(cfg, mX, mOut, rows, row_vectors)
         else:
             _per_tensor(cfg, mX, mOut, rows * row_vectors)
 
@@ -198,7 +199,9 @@ def _per_tensor(cfg, mX, mOut, vectors: Int64):
 
 
 @cute.jit
-def _per_row(cfg, mX, mOut, rows: Int64, row_vectors: Int64):
+def per_row(cfg, mX, mOut, rows: Int64, row_vectors: Int64, mOffsets=None):
+    """Each row's amax into ``mOut[row]``; with ``mOffsets`` (grouped), folded into
+    ``mOut[expert of row]`` (zero-filled) by ``red.max.u32`` instead."""
     tidx, _, _ = cute.arch.thread_idx()
     bidx, _, _ = cute.arch.block_idx()
     warp = Int32(tidx) // WARP
@@ -220,7 +223,11 @@ def _per_row(cfg, mX, mOut, rows: Int64, row_vectors: Int64):
             j = j + WARP
         a = _warp_max(_finish(cfg, acc))
         if lane == 0:
-            mOut[row] = a
+            if cutlass.const_expr(mOffsets is None):
+                mOut[row] = a
+            else:
+                slot = Int64(expert_of_row(mOffsets, row)) * 4
+                memory.red_max_u32(mOut.iterator.toint() + slot, ieee.f32_bits(a))
 
 
 def compile_amax(
@@ -239,7 +246,7 @@ def compile_amax(
     rows = cute.sym_int64()
     cols = cute.sym_int64(divisibility=cfg.elements_per_vector)
     fake = cute.runtime.make_fake_compact_tensor
-    x = fake(_DTYPES[dtype], (rows, cols), stride_order=(1, 0), assumed_align=16)
+    x = fake(DTYPES[dtype], (rows, cols), stride_order=(1, 0), assumed_align=16)
     out = fake(Float32, (rows if per_row else 1,), assumed_align=4)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     options = compile_options(arch, extra=extra_options)
@@ -253,4 +260,4 @@ def compile_key(key: AmaxKey, extra_options: str = ""):
 
 def variants(arch: str) -> list[AmaxKey]:
     """Every amax variant ``nan_amax`` can ask for on ``arch``."""
-    return [AmaxKey(dtype, per_row, arch) for dtype in _DTYPES for per_row in (False, True)]
+    return [AmaxKey(dtype, per_row, arch) for dtype in DTYPES for per_row in (False, True)]

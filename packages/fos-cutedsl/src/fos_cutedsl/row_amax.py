@@ -52,9 +52,9 @@ from cutlass.cutlass_dsl import T, dsl_user_op
 
 from .config import GROUP, PTXAS_OPT, QuantizeConfig, compile_options
 from .group import build_row_entry, exact_group, fast_group, store_group
-from .offsets import RowAmax
 from .ieee import _asm, _i, abs_max_16x2, abs_max_f32, as_f32, fmax, unpack_bf16x2, unpack_f16x2
 from .memory import shfl_bfly_f32
+from .offsets import RowAmax
 
 TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
 WARP = 32

@@ -163,7 +163,7 @@ def explain(
     rows, cols = flat_rows(x.shape), x.shape[-1]
     kernel, _ = cutedsl()
     ok, why = kernel.can_run(
-        impl._rows(x, rows, cols),
+        impl.laid_out(x, rows, cols),
         impl._vec(global_amax, global_amax.numel()),
         block=block,
         err_mode=err_mode,

@@ -226,7 +226,7 @@ def nan_amax_grouped(
         return grouped.nan_amax_grouped(x, offsets, check_offsets, strict)
     if strict:
         grouped.resolve_nan_amax_grouped(x, offsets, False)
-        _enforce_all([decide(x, "nan_amax")], x)
+        _enforce_all([grouped.amax_decision(x)], x)
     return torch.ops.fos.nan_amax_grouped(x, offsets, check_offsets)
 
 

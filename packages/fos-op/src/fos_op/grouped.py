@@ -85,12 +85,12 @@ def resolve_quantize_grouped_with_amax(x, offsets, block, err_mode, bound, check
 
 def decisions(x: torch.Tensor, block: str, with_amax: bool = False) -> list[Decision]:
     """The paths a grouped call takes (for strict mode): the amax, then the quantize."""
-    out = [_amax_decision(x)] if with_amax else []
+    out = [amax_decision(x)] if with_amax else []
     out.append(_quantize_decision(x) if block == "1x16" else _NO_16X16)
     return out
 
 
-def _amax_decision(x: torch.Tensor) -> Decision:
+def amax_decision(x: torch.Tensor) -> Decision:
     """The one-launch grouped amax kernel, else the per-row amax kernel (or the reference)."""
     decision = decide(x, "nan_amax_grouped")
     return decision if decision.path == KERNEL else decide(x, "nan_amax")

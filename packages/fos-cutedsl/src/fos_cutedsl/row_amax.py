@@ -80,7 +80,7 @@ class RowAmaxConfig:
     err_mode: str
     bound: int
     rows_per_cta: int = 1  # teams (rows) per CTA
-    unroll: int = 8  # 16-byte loads in flight per thread in the read
+    unroll: int = 4  # 16-byte loads in flight per thread in the read
     ptxas_opt: int = PTXAS_OPT
 
     def __post_init__(self):

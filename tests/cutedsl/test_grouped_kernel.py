@@ -1,15 +1,16 @@
-"""Contract: ``fos_cutedsl.quantize_grouped`` (1x16) and ``nan_amax_grouped`` give the bits of
-``fos_reference.quantize_grouped`` and ``nan_amax_grouped``, every expert in one launch.
+"""Contract: ``fos_cutedsl.quantize_grouped`` (1x16, 16x16) and ``nan_amax_grouped`` give the
+bits of ``fos_reference.quantize_grouped`` and ``nan_amax_grouped``, every expert in one launch.
 
 CPU part (any machine with CuTe DSL): grouped variants compile for sm_90a and sm_100a
 and pass ``check.audit_ptx`` (the quantize) or read 16-byte vectors and fold with
 ``red.global.max.u32`` (the amax); every variant is registered for ``precompile``;
 ``can_run_*`` never raise and say why not (16x16, CPU input, bad arguments).
 
-GPU part (skips without an sm_90+ GPU): every variant (3 dtypes x 2 error modes x 2
-bounds x int32/int64 offsets) over every input kind of ``cutedsl_cases.KINDS`` and
+GPU part (skips without an sm_90+ GPU): every variant (3 dtypes x 2 blocks x 2 error
+modes x 2 bounds x int32/int64 offsets) over every input kind of ``cutedsl_cases.KINDS`` and
 splits with empty experts, one expert owning every row, offsets that are no multiple
-of a CTA's rows and 256 experts; every output byte is poisoned first. A CUDA graph
+of a CTA's rows and 256 experts (16x16: the same splits in units of 16 rows); every
+output byte is poisoned first. A CUDA graph
 captured once is replayed with new offsets and new data.
 """
 
@@ -60,11 +61,11 @@ def _expert_amax(g: torch.Tensor, offsets: list[int]) -> torch.Tensor:
     return torch.stack(values).to(torch.float32)
 
 
-def _poisoned_quantize(x, offsets, gamax, err_mode, bound):
+def _poisoned_quantize(x, offsets, gamax, block, err_mode, bound):
     rows, cols = x.shape
     codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device=x.device)
     scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device=x.device)
-    fos_cutedsl.launch_quantize_grouped(x, offsets, gamax, codes, scales, err_mode, bound)
+    fos_cutedsl.launch_quantize_grouped(x, offsets, gamax, codes, scales, block, err_mode, bound)
     return codes, scales
 
 
@@ -83,12 +84,13 @@ def _poisoned_amax(x, offsets):
     ("dtype", "err_mode", "bound", "offsets"),
     [("bfloat16", "mae", 256, "int32"), ("float32", "mse", 448, "int64")],
 )
-def test_quantize_variant_compiles_clean(dtype, err_mode, bound, offsets, arch, tmp_path):
+@pytest.mark.parametrize("block", ["1x16", "16x16"])
+def test_quantize_variant_compiles_clean(dtype, block, err_mode, bound, offsets, arch, tmp_path):
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.check import audit_ptx
     from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize
 
-    key = GroupedQuantizeKey(dtype, err_mode, bound, offsets, arch)
+    key = GroupedQuantizeKey(dtype, block, err_mode, bound, offsets, arch)
     fn = compile_grouped_quantize(key, extra_options=f"--keep-ptx --dump-dir {tmp_path}")
     failures, counts = audit_ptx(fn.__ptx__, arch)
     assert failures == [], (failures, counts)
@@ -122,14 +124,12 @@ def test_every_variant_is_registered_for_precompile():
 
     assert FAMILIES[GroupedQuantizeKey].cache is fos_cutedsl.GROUPED_QUANTIZE_CACHE
     assert FAMILIES[GroupedAmaxKey].cache is fos_cutedsl.GROUPED_AMAX_CACHE
-    assert len(quantize_variants("sm_90a")) == 24 and len(amax_variants("sm_90a")) == 6
+    assert len(quantize_variants("sm_90a")) == 48 and len(amax_variants("sm_90a")) == 6
     assert {"quantize_grouped", "nan_amax_grouped"} <= fos_cutedsl.KERNELS
 
 
-def test_cannot_run_says_why_on_cpu_and_for_16x16():
+def test_cannot_run_says_why_on_cpu():
     x, offsets, gamax = torch.zeros(32, 32), torch.tensor([0, 16, 32]), torch.ones(2)
-    ok, why = fos_cutedsl.can_run_quantize_grouped(x, offsets, gamax, block="16x16")
-    assert not ok and "16x16" in why
     ok, why = fos_cutedsl.can_run_quantize_grouped(x, offsets, gamax)
     assert not ok and ("CUDA" in why or "CuTe DSL" in why)
     ok, why = fos_cutedsl.can_run_nan_amax_grouped(x, offsets)
@@ -158,6 +158,13 @@ def test_invalid_arguments(offsets, gamax, error):
         fos_cutedsl.quantize_grouped(x, offsets, gamax)
 
 
+def test_16x16_needs_whole_tile_rows():
+    x = torch.zeros(24, 32)
+    ok, why = fos_cutedsl.can_run_quantize_grouped(x, torch.tensor([0, 24]), torch.ones(1),
+                                                   block="16x16")  # fmt: skip
+    assert not ok and why.startswith("invalid arguments")
+
+
 # ======== GPU: bitwise parity
 
 
@@ -165,20 +172,23 @@ def test_invalid_arguments(offsets, gamax, error):
 @pytest.mark.parametrize("offset_dtype", [torch.int32, torch.int64], ids=str)
 @pytest.mark.parametrize("bound", [256, 448])
 @pytest.mark.parametrize("err_mode", ERR_MODES)
+@pytest.mark.parametrize("block", ["1x16", "16x16"])
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_quantize_bitwise_parity(dtype, err_mode, bound, offset_dtype):
+def test_quantize_bitwise_parity(dtype, block, err_mode, bound, offset_dtype):
     variant = Variant(dtype, "1x16", True, err_mode, bound)
+    unit = 16 if block == "16x16" else 1  # 16x16: splits in whole tile rows
     for kind in KINDS:
         for i, (rows, split) in enumerate(SPLITS):
-            seed = zlib.crc32(f"grouped/{variant}/{kind}/{i}".encode())
+            seed = zlib.crc32(f"grouped/{variant}/{block}/{kind}/{i}".encode())
             cols = (16, 272, 2048)[i % 3]
+            rows, split = rows * unit, [o * unit for o in split]
             x, g = make_case(kind, variant, rows, cols, seed, "cuda")
             offsets = torch.tensor(split, dtype=offset_dtype, device="cuda")
             gamax = _expert_amax(g, split)
             want = fos_reference.quantize_grouped(
-                x, offsets, gamax, err_mode=err_mode, e4m3_scale_bound=bound
+                x, offsets, gamax, block=block, err_mode=err_mode, e4m3_scale_bound=bound
             )
-            codes, scales = _poisoned_quantize(x, offsets, gamax, err_mode, bound)
+            codes, scales = _poisoned_quantize(x, offsets, gamax, block, err_mode, bound)
             where = f"{variant} {kind} split {i} ({rows}x{cols}, {len(split) - 1} experts)"
             assert torch.equal(codes, want[0]), f"{where}: codes"
             assert torch.equal(scales, want[1].view(torch.uint8)), f"{where}: scales"
@@ -230,7 +240,7 @@ def test_graph_replay_with_new_offsets():
 
     def step():
         fos_cutedsl.launch_nan_amax_grouped(x, offsets, gamax)
-        fos_cutedsl.launch_quantize_grouped(x, offsets, gamax, codes, scales, "mae", 256)
+        fos_cutedsl.launch_quantize_grouped(x, offsets, gamax, codes, scales, "1x16", "mae", 256)
 
     step()  # compile outside the capture
     torch.cuda.synchronize()

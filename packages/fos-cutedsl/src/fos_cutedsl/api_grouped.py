@@ -1,6 +1,6 @@
 """The grouped (mixture-of-experts) kernels behind the reference's signatures.
 
-``quantize_grouped`` (1x16) and ``nan_amax_grouped`` run every expert in one
+``quantize_grouped`` (1x16 and 16x16) and ``nan_amax_grouped`` run every expert in one
 launch with the offsets left on the device (no sync, CUDA-graph capturable,
 any split in the same launch); ``can_run_*`` say whether they can run, and why
 not; ``launch_*`` run them into caller-owned buffers without checks. Offset
@@ -58,11 +58,9 @@ def _vectors_why_not(offsets: torch.Tensor, *others: torch.Tensor) -> str:
 def _quantize_why_not(x, offsets, global_amax, block, err_mode, e4m3_scale_bound) -> str:
     """Empty string when the grouped quantize kernel can run, else the first reason it cannot."""
     check_quantize_grouped_args(x, offsets, global_amax, block, err_mode, e4m3_scale_bound)
-    if block != "1x16":
-        return "there is no grouped 16x16 kernel (1x16 only)"
     return (
         _GROUPED_IMPORT_ERROR
-        or kernel_why_not(x, row_scaled=True)
+        or kernel_why_not(x, row_scaled=block == "1x16")
         or _vectors_why_not(offsets, global_amax)
     )
 
@@ -90,7 +88,8 @@ def quantize_grouped(
     e4m3_scale_bound: int = 256,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Grouped quantize of ``x`` (T, C), every expert in one launch: the bits of
-    ``fos_reference.quantize_grouped`` for offsets as SPEC has them.
+    ``fos_reference.quantize_grouped`` for offsets as SPEC has them (16x16: every
+    offset a multiple of 16; the kernel does not check it).
 
     ``offsets`` int32/int64 (E + 1,) and ``global_amax`` float32 (E,) stay on the
     device. Returns codes uint8 (T, C/2) and scales float8_e4m3fn (T, C/16).
@@ -103,7 +102,8 @@ def quantize_grouped(
     rows, cols = x.shape
     codes = torch.empty((rows, cols // 2), dtype=torch.uint8, device=x.device)
     scales = torch.empty((rows, cols // 16), dtype=torch.uint8, device=x.device)
-    launch_quantize_grouped(x, offsets, global_amax, codes, scales, err_mode, e4m3_scale_bound)
+    launch_quantize_grouped(x, offsets, global_amax, codes, scales, block, err_mode,
+                            e4m3_scale_bound)  # fmt: skip
     return codes, scales.view(torch.float8_e4m3fn)
 
 
@@ -123,6 +123,7 @@ def launch_quantize_grouped(
     global_amax: torch.Tensor,
     codes_u8: torch.Tensor,
     scales_u8: torch.Tensor,
+    block: str,
     err_mode: str,
     e4m3_scale_bound: int,
 ) -> None:
@@ -137,8 +138,8 @@ def launch_quantize_grouped(
         (global_amax, (experts,)), (offsets, (experts + 1,)),
     )  # fmt: skip
     key = _grouped.GroupedQuantizeKey(
-        DTYPE_NAMES[x2d.dtype], err_mode, int(e4m3_scale_bound), _OFFSET_NAMES[offsets.dtype],
-        arch_of(x2d.device),
+        DTYPE_NAMES[x2d.dtype], block, err_mode, int(e4m3_scale_bound),
+        _OFFSET_NAMES[offsets.dtype], arch_of(x2d.device),
     )  # fmt: skip
     run_under(GROUPED_QUANTIZE_CACHE, key, x2d.device, x2d, global_amax, offsets, codes_u8,
               scales_u8)  # fmt: skip

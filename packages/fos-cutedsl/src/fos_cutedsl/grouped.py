@@ -4,6 +4,10 @@
   ``r`` under ``gamax[expert of r]`` (``offsets.RowAmax`` with the offsets):
   SPEC's grouped quantize, each slice a per-tensor quantize under its expert's
   amax. Same grid and tuning as row-scaled; any split, empty experts included.
+* ``GroupedTileKernel``: the 16x16 kernel of ``tile`` with one tile row (16
+  rows) per CTA, the CTA's per-tensor constants built from the amax of the
+  expert owning that tile row (SPEC: 16x16 offsets are multiples of 16, so a
+  tile row lies in one expert).
 * ``GroupedAmaxKernel``: ``amax.per_row`` (a warp per row), each row's amax
   folded into its expert's entry of a zero-filled (E,) output by
   ``red.max.u32`` (exact for non-negative, non-NaN floats): an empty expert
@@ -26,6 +30,7 @@ from .amax import DTYPES, AmaxConfig, per_row
 from .config import GROUP, QuantizeConfig, compile_options, launch_bounds
 from .offsets import RowAmax
 from .rowwise import QuantizeKernel, quantize_groups
+from .tile import TileKernel, quantize_tiles
 
 OFFSETDTYPES = {"int32": Int32, "int64": Int64}
 
@@ -34,6 +39,7 @@ class GroupedQuantizeKey(NamedTuple):
     """Everything that selects a compiled grouped-quantize binary; shapes are symbolic."""
 
     dtype: str  # "bfloat16" | "float16" | "float32"
+    block: str  # "1x16" | "16x16"
     err_mode: str  # "mae" | "mse"
     bound: int  # 256 | 448
     offsets: str  # "int32" | "int64"
@@ -86,6 +92,48 @@ class GroupedQuantizeKernel(QuantizeKernel):
         quantize_groups(self.cfg, mX, amax, mCodes, mScales, groups_per_row, total)
 
 
+class GroupedTileKernel(TileKernel):
+    """``tile.TileKernel`` (16x16, one tile row per CTA) called as ``(x, amax (E,), offsets,
+    codes, scales, stream)``."""
+
+    def __init__(self, config: QuantizeConfig):
+        assert config.groups_per_thread == 1, "one tile row per CTA: one expert per CTA"
+        super().__init__(config)
+
+    @cute.jit
+    def __call__(
+        self,
+        mX: cute.Tensor,  # (T, C), T % 16 == 0
+        mAmax: cute.Tensor,  # (E,) float32
+        mOffsets: cute.Tensor,  # (E + 1,), multiples of 16
+        mCodes: cute.Tensor,
+        mScales: cute.Tensor,
+        stream: CUstream,
+    ):
+        tile_rows, tile_cols, grid = self.grid(mX)
+        self.grouped_kernel(mX, mAmax, mOffsets, mCodes, mScales, tile_rows, tile_cols).launch(
+            grid=grid,
+            block=[self.cfg.threads, 1, 1],
+            smem=self.cfg.smem_bytes,
+            stream=stream,
+            **launch_bounds(self.cfg),
+        )
+
+    @cute.kernel
+    def grouped_kernel(
+        self,
+        mX: cute.Tensor,
+        mAmax: cute.Tensor,
+        mOffsets: cute.Tensor,
+        mCodes: cute.Tensor,
+        mScales: cute.Tensor,
+        tile_rows: Int64,
+        tile_cols: Int64,
+    ):
+        amax = RowAmax(mAmax, mOffsets)
+        quantize_tiles(self.cfg, mX, amax, mCodes, mScales, tile_rows, tile_cols)
+
+
 class GroupedAmaxKernel:
     """Per-expert NaN-dropping amax, called as ``(x, offsets, out (E,) zero-filled, stream)``."""
 
@@ -126,17 +174,23 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
 
     Called positionally with torch tensors ``(x (T, C), amax (E,) float32,
     offsets (E + 1,), codes (T, C/2) uint8, scales (T, C/16) uint8)`` on the
-    current stream; all contiguous, ``x`` 16-byte aligned, T >= 1 and E >= 1.
+    current stream; all contiguous, ``x`` 16-byte aligned, T >= 1 and E >= 1
+    (16x16: T and every offset multiples of 16).
     ``tuning`` sets ``QuantizeConfig``'s knobs (same bits, other speed).
     """
-    cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, True, **tuning)
+    if key.block == "16x16":
+        tuning = {"groups_per_thread": 1, **tuning}
+        cfg = QuantizeConfig(key.dtype, "16x16", key.err_mode, key.bound, False, **tuning)
+        kernel = GroupedTileKernel(cfg)
+    else:
+        cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, True, **tuning)
+        kernel = GroupedQuantizeKernel(cfg)
     rows, x, amax, offsets = _fakes(key.dtype, key.offsets, GROUP)
     fake = cute.runtime.make_fake_compact_tensor
     codes = fake(Uint8, (rows, cute.sym_int64()), stride_order=(1, 0), assumed_align=16)
     scales = fake(Uint8, (rows, cute.sym_int64()), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     options = compile_options(key.arch, cfg.ptxas_opt, extra_options)
-    kernel = GroupedQuantizeKernel(cfg)
     return cute.compile(kernel, x, amax, offsets, codes, scales, stream, options=options)
 
 
@@ -153,8 +207,9 @@ def compile_grouped_amax(key: GroupedAmaxKey, extra_options: str = "", **tuning)
 def quantize_variants(arch: str) -> list[GroupedQuantizeKey]:
     """Every grouped-quantize variant on ``arch``."""
     return [
-        GroupedQuantizeKey(dtype, err_mode, bound, offsets, arch)
+        GroupedQuantizeKey(dtype, block, err_mode, bound, offsets, arch)
         for dtype in DTYPES
+        for block in ("1x16", "16x16")
         for err_mode in ("mae", "mse")
         for bound in (256, 448)
         for offsets in OFFSETDTYPES

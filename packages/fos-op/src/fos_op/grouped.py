@@ -1,17 +1,17 @@
 """Grouped (mixture-of-experts) quantize and amax, every split without a sync.
 
-Where ``fos_cutedsl`` has the grouped kernels (``quantize_grouped`` 1x16 and
-``nan_amax_grouped`` in ``KERNELS``), each is one launch that searches the
-offsets on the device. Elsewhere (CPU, 16x16, an older kernel package) the
-same bits come from device ops, since SPEC's arithmetic reads the global amax
-and nothing else of the tensor:
+Where ``fos_cutedsl`` has the grouped kernels (``quantize_grouped``, 1x16 and
+16x16, and ``nan_amax_grouped`` in ``KERNELS``), each is one launch that
+searches the offsets on the device. Elsewhere (CPU, an older kernel package)
+the same bits come from device ops, since SPEC's arithmetic reads the global
+amax and nothing else of the tensor:
 
 * the expert of each row is ``searchsorted(offsets[1:], arange(T), right=True)``
   (clamped to E - 1 only so that offsets that break SPEC cannot index out of
   range);
 * 1x16: the row-scaled ``quantize`` under ``global_amax[expert of row]``;
 * 16x16: ``fos_reference.quantize_tile_rows`` under the amax of each 16-row
-  band's expert (there is no grouped 16x16 kernel yet: reference speed);
+  band's expert (reference speed);
 * the grouped amax: the per-row ``nan_amax`` (never NaN) and a segment max by
   expert (``scatter_reduce`` amax from 0: exact in any order, empty experts 0).
 
@@ -43,7 +43,7 @@ from . import impl
 from .dispatch import KERNEL, REFERENCE, Decision, decide, enforce
 from .shapes import quantize_outputs
 
-_NO_16X16 = Decision(REFERENCE, "there is no grouped 16x16 kernel yet: the reference runs")
+_NO_16X16 = Decision(REFERENCE, "no grouped 16x16 kernel here: the reference runs")
 
 # --------------------------------------------------------------------------- shapes
 
@@ -86,7 +86,7 @@ def resolve_quantize_grouped_with_amax(x, offsets, block, err_mode, bound, check
 def decisions(x: torch.Tensor, block: str, with_amax: bool = False) -> list[Decision]:
     """The paths a grouped call takes (for strict mode): the amax, then the quantize."""
     out = [amax_decision(x)] if with_amax else []
-    out.append(_quantize_decision(x) if block == "1x16" else _NO_16X16)
+    out.append(_quantize_decision(x, block))
     return out
 
 
@@ -96,10 +96,12 @@ def amax_decision(x: torch.Tensor) -> Decision:
     return decision if decision.path == KERNEL else decide(x, "nan_amax")
 
 
-def _quantize_decision(x: torch.Tensor) -> Decision:
-    """1x16: the one-launch grouped kernel, else the row-scaled quantize's path."""
+def _quantize_decision(x: torch.Tensor, block: str) -> Decision:
+    """The one-launch grouped kernel, else (1x16) the row-scaled quantize's path."""
     decision = decide(x, "quantize_grouped")
-    return decision if decision.path == KERNEL else decide(x, "quantize")
+    if decision.path == KERNEL:
+        return decision
+    return decide(x, "quantize") if block == "1x16" else _NO_16X16
 
 
 # --------------------------------------------------------------------------- implementation
@@ -118,19 +120,19 @@ def _kernel_inputs(x, *vectors):
     return impl.laid_out(x, x.shape[0], x.shape[1]), *(v.contiguous() for v in vectors)
 
 
-def _quantize_kernel(x, offsets, global_amax, err_mode, bound, strict):
+def _quantize_kernel(x, offsets, global_amax, block, err_mode, bound, strict):
     """The one-launch grouped quantize, or None where it does not run (strict: raises)."""
     if decide(x, "quantize_grouped").path != KERNEL:
         return None
     module = impl.kernel_module()
     x2, offs, gamax = _kernel_inputs(x, offsets, global_amax)
-    verdict = module.can_run_quantize_grouped(x2, offs, gamax, err_mode=err_mode,
+    verdict = module.can_run_quantize_grouped(x2, offs, gamax, block=block, err_mode=err_mode,
                                               e4m3_scale_bound=bound)  # fmt: skip
     if impl.declined(verdict, x, strict):
         return None
     codes, scales = quantize_outputs(x)
-    module.launch_quantize_grouped(x2, offs, gamax, codes, scales.view(torch.uint8), err_mode,
-                                   bound)  # fmt: skip
+    module.launch_quantize_grouped(x2, offs, gamax, codes, scales.view(torch.uint8), block,
+                                   err_mode, bound)  # fmt: skip
     return codes, scales
 
 
@@ -150,10 +152,10 @@ def _amax_kernel(x, offsets, experts, strict):
 def _quantize_by_expert(x, offsets, expert, global_amax, block, err_mode, bound, strict):
     """Quantize ``x`` (T, C) with each row under its expert's amax (``expert`` a callable
     giving each row's expert: searched only where no grouped kernel runs)."""
+    out = _quantize_kernel(x, offsets, global_amax, block, err_mode, bound, strict)
+    if out is not None:
+        return out
     if block == "1x16":
-        out = _quantize_kernel(x, offsets, global_amax, err_mode, bound, strict)
-        if out is not None:
-            return out
         return impl.quantize(x, global_amax[expert()], "1x16", err_mode, bound, strict)
     enforce(_NO_16X16, x, strict)
     band_amax = global_amax[expert()[::GROUP]]  # a band lies in one expert (offsets % 16 == 0)

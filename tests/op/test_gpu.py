@@ -232,9 +232,7 @@ def test_grouped_kernel_path_matches_reference(err_mode, bound, dtype):
             knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
             want = fos_reference.quantize_grouped(x, offsets, amax, **knobs)
             assert _same(fos_op.quantize_grouped(x, offsets, amax, strict=True, **knobs), want)
-            codes, scales, got = fos_op.quantize_grouped_with_amax(
-                x, offsets, strict=True, **knobs
-            )
+            codes, scales, got = fos_op.quantize_grouped_with_amax(x, offsets, strict=True, **knobs)
             assert _same((codes, scales), want) and _bits_equal(got, amax)
 
 

@@ -39,7 +39,7 @@ from cutlass import Float32, Int32, Int64, Uint32
 
 from . import ieee, memory
 from .config import compile_options
-from .offsets import expert_of_row
+from .offsets import expert_of_row_warp
 
 WARP = 32
 VECTOR_BYTES = 16
@@ -222,11 +222,14 @@ def per_row(cfg, mX, mOut, rows: Int64, row_vectors: Int64, mOffsets=None):
             acc = _fold(cfg, acc, _load_vector(mX, base + j))
             j = j + WARP
         a = _warp_max(_finish(cfg, acc))
+        expert = Int32(0)
+        if cutlass.const_expr(mOffsets is not None):
+            expert = expert_of_row_warp(mOffsets, row)
         if lane == 0:
             if cutlass.const_expr(mOffsets is None):
                 mOut[row] = a
             else:
-                slot = Int64(expert_of_row(mOffsets, row)) * 4
+                slot = Int64(expert) * 4
                 memory.red_max_u32(mOut.iterator.toint() + slot, ieee.f32_bits(a))
 
 

@@ -184,6 +184,8 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
         kernel = GroupedTileKernel(cfg)
     else:
         cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, True, **tuning)
+        if cfg.cta_rows % 4:
+            raise ValueError("grouped 1x16: CTA rows a multiple of 4 (whole builder warps)")
         kernel = GroupedQuantizeKernel(cfg)
     rows, x, amax, offsets = _fakes(key.dtype, key.offsets, GROUP)
     fake = cute.runtime.make_fake_compact_tensor

@@ -39,7 +39,7 @@ from cutlass import Float32, Int32, Int64, Uint32
 
 from . import ieee, memory
 from .config import compile_options
-from .offsets import expert_of_row_warp
+from .offsets import expert_of_row
 
 WARP = 32
 VECTOR_BYTES = 16
@@ -201,12 +201,19 @@ def _per_tensor(cfg, mX, mOut, vectors: Int64):
 @cute.jit
 def per_row(cfg, mX, mOut, rows: Int64, row_vectors: Int64, mOffsets=None):
     """Each row's amax into ``mOut[row]``; with ``mOffsets`` (grouped), folded into
-    ``mOut[expert of row]`` (zero-filled) by ``red.max.u32`` instead."""
+    ``mOut[expert of row]`` (zero-filled) instead (``_fold_runs``)."""
     tidx, _, _ = cute.arch.thread_idx()
     bidx, _, _ = cute.arch.block_idx()
     warp = Int32(tidx) // WARP
     lane = Int32(tidx) % WARP
     row = Int64(bidx) * cfg.warps + Int64(warp)
+    experts = maxima = None
+    if cutlass.const_expr(mOffsets is not None):
+        smem = cutlass.memory.SmemAllocator()
+        experts = smem.allocate_tensor(Int32, cute.make_layout(cfg.warps), byte_alignment=16)
+        maxima = smem.allocate_tensor(Float32, cute.make_layout(cfg.warps), byte_alignment=16)
+        if lane == 0:
+            experts[warp] = Int32(-1)  # a row past the end: no expert
     if row < rows:  # uniform over the warp: its shuffles see every lane
         base = row * row_vectors
         acc = _init(cfg)
@@ -222,15 +229,34 @@ def per_row(cfg, mX, mOut, rows: Int64, row_vectors: Int64, mOffsets=None):
             acc = _fold(cfg, acc, _load_vector(mX, base + j))
             j = j + WARP
         a = _warp_max(_finish(cfg, acc))
-        expert = Int32(0)
-        if cutlass.const_expr(mOffsets is not None):
-            expert = expert_of_row_warp(mOffsets, row)
         if lane == 0:
             if cutlass.const_expr(mOffsets is None):
                 mOut[row] = a
             else:
-                slot = Int64(expert) * 4
-                memory.red_max_u32(mOut.iterator.toint() + slot, ieee.f32_bits(a))
+                experts[warp] = expert_of_row(mOffsets, row)
+                maxima[warp] = a
+    if cutlass.const_expr(mOffsets is not None):
+        cute.arch.sync_threads()
+        _fold_runs(cfg, experts, maxima, mOut)
+
+
+@cute.jit
+def _fold_runs(cfg, experts, maxima, mOut):
+    """Grouped: thread ``t`` that starts a run of rows of one expert (``experts[t]``,
+    -1 past the end) folds the run's max into that expert's entry (``red.max.u32``)."""
+    t = Int32(cute.arch.thread_idx()[0])
+    if t < cfg.warps:
+        e = experts[t]
+        starts = Int32(t == 0) | Int32(experts[cutlass.max(t - 1, 0)] != e)
+        if (starts & Int32(e >= 0)) != 0:
+            m = maxima[t]
+            running = Int32(1)
+            for d in cutlass.range_constexpr(1, cfg.warps):
+                k = cutlass.min(t + d, cfg.warps - 1)
+                running = running & Int32(t + d < cfg.warps) & Int32(experts[k] == e)
+                if running != 0:
+                    m = ieee.fmax(m, maxima[k])
+            memory.red_max_u32(mOut.iterator.toint() + Int64(e) * 4, ieee.f32_bits(m))
 
 
 def compile_amax(

@@ -8,10 +8,11 @@
   rows) per CTA, the CTA's per-tensor constants built from the amax of the
   expert owning that tile row (SPEC: 16x16 offsets are multiples of 16, so a
   tile row lies in one expert).
-* ``GroupedAmaxKernel``: ``amax.per_row`` (a warp per row), each row's amax
+* ``GroupedAmaxKernel``: ``amax.per_row`` (a warp per row); the CTA's rows
+  are combined per run of one expert in shared memory, then each run's max is
   folded into its expert's entry of a zero-filled (E,) output by
   ``red.max.u32`` (exact for non-negative, non-NaN floats): an empty expert
-  keeps 0.
+  keeps 0. (One atomic per row, to a few addresses, serialized in L2.)
 
 Both read the (E + 1,) int32 or int64 offsets (one variant each) and never
 check them: offsets that break SPEC give unspecified values, never an
@@ -32,7 +33,8 @@ from .offsets import RowAmax
 from .rowwise import QuantizeKernel, quantize_groups
 from .tile import TileKernel, quantize_tiles
 
-OFFSETDTYPES = {"int32": Int32, "int64": Int64}
+OFFSET_DTYPES = {"int32": Int32, "int64": Int64}
+AMAX_THREADS = 512  # grouped amax: 16 rows a CTA, one atomic per run of rows of one expert
 
 
 class GroupedQuantizeKey(NamedTuple):
@@ -165,7 +167,7 @@ def _fakes(dtype: str, offsets: str, divisibility: int):
     rows, cols = cute.sym_int64(), cute.sym_int64(divisibility=divisibility)
     x = fake(DTYPES[dtype], (rows, cols), stride_order=(1, 0), assumed_align=16)
     amax = fake(Float32, (cute.sym_int64(),), assumed_align=4)
-    offs = fake(OFFSETDTYPES[offsets], (cute.sym_int64(),), assumed_align=4)
+    offs = fake(OFFSET_DTYPES[offsets], (cute.sym_int64(),), assumed_align=4)
     return rows, x, amax, offs
 
 
@@ -184,8 +186,6 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
         kernel = GroupedTileKernel(cfg)
     else:
         cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, True, **tuning)
-        if cfg.cta_rows % 4:
-            raise ValueError("grouped 1x16: CTA rows a multiple of 4 (whole builder warps)")
         kernel = GroupedQuantizeKernel(cfg)
     rows, x, amax, offsets = _fakes(key.dtype, key.offsets, GROUP)
     fake = cute.runtime.make_fake_compact_tensor
@@ -199,7 +199,7 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
 def compile_grouped_amax(key: GroupedAmaxKey, extra_options: str = "", **tuning):
     """Compile one grouped-amax variant: called as ``(x (T, C), offsets (E + 1,), out (E,))``
     with ``out`` zero-filled float32; ``x`` as ``amax.compile_amax`` takes it, T >= 1."""
-    cfg = AmaxConfig(key.dtype, True, **tuning)
+    cfg = AmaxConfig(key.dtype, True, **{"threads": AMAX_THREADS, **tuning})
     _, x, out, offsets = _fakes(key.dtype, key.offsets, cfg.elements_per_vector)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     options = compile_options(key.arch, extra=extra_options)
@@ -214,10 +214,10 @@ def quantize_variants(arch: str) -> list[GroupedQuantizeKey]:
         for block in ("1x16", "16x16")
         for err_mode in ("mae", "mse")
         for bound in (256, 448)
-        for offsets in OFFSETDTYPES
+        for offsets in OFFSET_DTYPES
     ]
 
 
 def amax_variants(arch: str) -> list[GroupedAmaxKey]:
     """Every grouped-amax variant on ``arch``."""
-    return [GroupedAmaxKey(dtype, offsets, arch) for dtype in DTYPES for offsets in OFFSETDTYPES]
+    return [GroupedAmaxKey(dtype, offsets, arch) for dtype in DTYPES for offsets in OFFSET_DTYPES]

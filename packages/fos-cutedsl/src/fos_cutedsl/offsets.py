@@ -4,11 +4,11 @@ SPEC's grouped quantize is a per-tensor quantize of each expert's slice of
 rows under that expert's amax; since the arithmetic reads nothing of the
 tensor but the global amax, it is the row-scaled kernel with row ``r`` taking
 ``gamax[e]`` for the expert ``e`` whose rows ``[offsets[e], offsets[e + 1])``
-hold ``r``. The expert is found on the device, so the offsets never leave the
-GPU and any split runs in the same launch: by a whole warp at once where the
-kernel has one per row (``expert_of_row_warp``: ``ceil((E - 1) / 32)``
-independent loads a lane and a ballot each), else by one thread's binary
-search (``expert_of_row``: ``ceil(log2 E)`` dependent loads).
+hold ``r``. The expert is found on the device by a binary search of the
+offsets (``ceil(log2 E)`` loads of a vector that stays in L1), so the offsets
+never leave the GPU and any split runs in the same launch. (A warp-wide count
+of the offsets at or below a row, 32 a step with a ballot, measured slower:
+``bench/NOTES.md`` v19.)
 """
 
 from __future__ import annotations
@@ -35,40 +35,6 @@ def expert_of_row(mOffsets: cute.Tensor, row: Int64) -> Int32:
         else:
             hi = mid
     return lo
-
-
-@cute.jit
-def expert_of_row_warp(mOffsets: cute.Tensor, row: Int64) -> Int32:
-    """``expert_of_row`` by a whole warp (every lane active, the same ``row``): the
-    count of ``offsets[1:E]`` at or below ``row``, 32 offsets a step."""
-    experts = Int32(mOffsets.shape[0]) - 1
-    lane = cute.arch.lane_idx()
-    count = Int32(0)
-    c = Int32(1)
-    while c < experts:
-        at_or_below = Int32(0)
-        if c + lane < experts:
-            at_or_below = Int32(Int64(mOffsets[c + lane]) <= row)
-        count = count + cute.arch.popc(cute.arch.vote_ballot_sync(at_or_below != 0))
-        c = c + 32
-    return count
-
-
-@cute.jit
-def amax_of_builder_row(amax, row_lo: Int64, rows: Int64, i: Int32):
-    """Row-scaled table builders (8 lanes a row, whole warps: 4 rows a warp): the global
-    amax of row ``row_lo + i`` (clamped to the last row); grouped, each warp searches
-    its 4 rows together (``expert_of_row_warp``)."""
-    if cutlass.const_expr(amax.offsets is None):
-        return amax.tensor[cutlass.min(row_lo + Int64(i), rows - 1)]
-    first = row_lo + Int64(i & ~3)  # the warp's first row
-    mine = i & 3
-    expert = Int32(0)
-    for q in cutlass.range_constexpr(4):
-        found = expert_of_row_warp(amax.offsets, cutlass.min(first + q, rows - 1))
-        if mine == q:
-            expert = found
-    return amax.tensor[expert]
 
 
 class RowAmax:

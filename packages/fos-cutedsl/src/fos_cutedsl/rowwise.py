@@ -44,7 +44,7 @@ from .group import (
 )
 from .ieee import div_rn
 from .memory import prefetch_l2
-from .offsets import RowAmax, amax_of_builder_row
+from .offsets import RowAmax, amax_of_row
 
 
 class QuantizeKernel:
@@ -163,7 +163,7 @@ def quantize_groups(cfg, mX, amax: RowAmax, mCodes, mScales, groups_per_row: Int
                 # their nonzero scales take the exact path.
                 if tidx < cfg.cta_rows * 8:
                     i, j = Int32(tidx) >> 3, Int32(tidx) & 7
-                    g = amax_of_builder_row(amax, row_lo, rows, i)
+                    g = amax_of_row(amax, cutlass.min(row_lo + Int64(i), rows - 1))
                     build_row_entry(cfg, table, mantissas, i, j, g)
                 cute.arch.sync_threads()
             else:

@@ -11,13 +11,16 @@ dequantize         ``fos_op.dequantize(codes, scales, amax)``    0.5625 + 2
 fake_quantize      ``fos_op.fake_quantize(x, amax)``             2 + 2
 amax+quantize      ``fos_op.quantize_with_amax(x)``              2 + 2.5625
 quantize_row_amax  ``fos_op.quantize_with_amax(x, dim=-1)``      2.5625
+quantize_grouped   ``fos_op.quantize_grouped(x, offsets, amax)``  2 + 0.5625
+nan_amax_grouped   ``fos_op.nan_amax_grouped(x, offsets)``       2
 =================  ============================================  =============
 
 (0.5625 = codes 0.5 + scales 0.0625; amax+quantize reads x twice, since the
 per-tensor scale needs the whole tensor; quantize_row_amax is counted as one
-read.) For each case every implementation's output is first compared bit for
-bit with ``fos_reference`` on the same data (float outputs: NaN matches NaN),
-then timed:
+read; the grouped ops split the rows over ``experts`` experts, skewed, a third
+of them empty: ``skewed_offsets``.) For each case every implementation's
+output is first compared bit for bit with ``fos_reference`` on the same data
+(float outputs: NaN matches NaN), then timed:
 
 * ``fos``: the public op (``strict=True``), captured in a CUDA graph and timed
   as its replay (outputs poisoned and checked after a replay first); never
@@ -27,6 +30,9 @@ then timed:
   the reference function: nan_amax, dequantize, fake_quantize, and quantize at
   one shape), ``reference`` (eager, at the peer shapes only) and, if importable,
   ``fouroversix`` (mit-han-lab's Triton 4/6, not exact, its own amax).
+  ``fos_loop`` (quantize_grouped at 64 experts): what a user writes without
+  a grouped op, ``fos_op.quantize`` per expert slice after reading the offsets
+  on the host (eager, with that sync).
 
 Time: median of ``triton.testing.do_bench`` with the L2 flushed before each
 replay; ``l2="hot"`` rows (inputs under 60 MB) replay without the flush, so x
@@ -49,6 +55,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib.metadata
+import itertools
 import json
 import os
 import statistics
@@ -66,7 +73,16 @@ import fos_op
 import fos_reference
 
 DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32, "float16": torch.float16}
-OPS = ("quantize", "nan_amax", "dequantize", "fake_quantize", "amax+quantize", "quantize_row_amax")
+OPS = (
+    "quantize",
+    "nan_amax",
+    "dequantize",
+    "fake_quantize",
+    "amax+quantize",
+    "quantize_row_amax",
+    "quantize_grouped",
+    "nan_amax_grouped",
+)
 QUANTIZE_SHAPES = (
     *((r, c) for r in (8192, 32768, 131072) for c in (2048, 7168)),
     (8192, 4096),
@@ -78,6 +94,8 @@ SMALL_SHAPES = ((128, 256), (1024, 2048))
 PEER_SHAPES = ((32768, 7168), (32768, 2048))
 # (block, row_scaled) of quantize
 MODES = (("1x16", False), ("1x16", True), ("16x16", False))
+GROUPED_EXPERTS = (8, 64, 256)
+LOOP_EXPERTS = 64  # where the per-expert loop of fos_op.quantize is timed beside
 HOT_MAX_BYTES = 60e6  # inputs under this also get an l2="hot" row
 BOUND = 256
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -96,6 +114,7 @@ class Case:
     row_scaled: bool = False
     err_mode: str = "mae"
     l2: str = "flushed"  # "hot": timed without flushing L2
+    experts: int = 0  # grouped ops: the experts the rows are split over (skewed_offsets)
 
     @property
     def bytes_moved(self) -> int:
@@ -110,6 +129,8 @@ class Case:
             "fake_quantize": 2 * x,
             "amax+quantize": 2 * x + packed,
             "quantize_row_amax": x + packed,
+            "quantize_grouped": x + packed,
+            "nan_amax_grouped": x,
         }[self.op]
 
     @property
@@ -119,6 +140,7 @@ class Case:
     def label(self) -> str:
         amax = "row" if self.row_scaled else "tensor"
         hot = " hot" if self.l2 == "hot" else ""
+        amax = f"E={self.experts}" if self.experts else amax
         mode = f"{self.block} {amax} {self.dtype} {self.err_mode}{hot}"
         return f"{self.op} {self.rows}x{self.cols} {mode}"
 
@@ -180,6 +202,11 @@ def gpu_cases(args: argparse.Namespace) -> list[Case]:
             Case(op="amax+quantize", rows=r, cols=c),
             Case(op="quantize_row_amax", rows=r, cols=c, row_scaled=True),
         ]
+        cases += [
+            Case(op=op, rows=r, cols=c, experts=e)
+            for op in ("quantize_grouped", "nan_amax_grouped")
+            for e in GROUPED_EXPERTS
+        ]
     cases = [c for c in cases if c.op in args.ops]
     hot = [
         replace(c, l2="hot")
@@ -202,6 +229,8 @@ def cpu_cases(args: argparse.Namespace) -> list[Case]:
             Case(op="fake_quantize", rows=r, cols=c, block="16x16"),
             Case(op="amax+quantize", rows=r, cols=c),
             Case(op="quantize_row_amax", rows=r, cols=c, row_scaled=True),
+            Case(op="quantize_grouped", rows=r, cols=c, experts=8),
+            Case(op="nan_amax_grouped", rows=r, cols=c, experts=8),
         ]
     return [c for c in cases if c.op in args.ops]
 
@@ -234,7 +263,33 @@ FUNCTIONS = {
     "fake_quantize": (fos_reference.fake_quantize, fos_op.fake_quantize),
     "amax+quantize": (_reference_amax_quantize, fos_op.quantize_with_amax),
     "quantize_row_amax": (_reference_row_amax_quantize, _fos_row_amax_quantize),
+    "quantize_grouped": (fos_reference.quantize_grouped, fos_op.quantize_grouped),
+    "nan_amax_grouped": (fos_reference.nan_amax_grouped, fos_op.nan_amax_grouped),
 }
+
+
+def skewed_offsets(rows: int, experts: int, device: str) -> torch.Tensor:
+    """int64 (E + 1,) offsets of a skewed split: every third expert empty, the others
+    owning rows in proportion to 1 / (e + 1) (expert 0 the most)."""
+    weights = [0.0 if e % 3 == 2 else 1.0 / (e + 1) for e in range(experts)]
+    counts = [int(rows * w / sum(weights)) for w in weights]
+    counts[0] += rows - sum(counts)
+    bounds = [0]
+    for count in counts:
+        bounds.append(bounds[-1] + count)
+    return torch.tensor(bounds, dtype=torch.int64, device=device)
+
+
+def per_expert_loop(x, offsets, global_amax, **knobs):
+    """A user's loop without a grouped op: the offsets to the host (a sync), then
+    ``fos_op.quantize`` of each non-empty slice, concatenated."""
+    bounds = offsets.tolist()
+    outs = [
+        fos_op.quantize(x[lo:hi], global_amax[e : e + 1], **knobs)
+        for e, (lo, hi) in enumerate(itertools.pairwise(bounds))
+        if hi > lo
+    ]
+    return torch.cat([o[0] for o in outs]), torch.cat([o[1] for o in outs])
 
 
 def make_inputs(case: Case, device: str, seed: int) -> dict[str, torch.Tensor]:
@@ -242,6 +297,10 @@ def make_inputs(case: Case, device: str, seed: int) -> dict[str, torch.Tensor]:
     gen = torch.Generator(device=device).manual_seed(seed)
     x = torch.randn(case.rows, case.cols, device=device, generator=gen).to(DTYPES[case.dtype])
     inputs = {"x": x}
+    if case.experts:
+        inputs["offsets"] = skewed_offsets(case.rows, case.experts, device)
+    if case.op == "quantize_grouped":
+        inputs["amax"] = fos_reference.nan_amax_grouped(x, inputs["offsets"])
     if case.op in ("quantize", "fake_quantize", "dequantize"):
         inputs["amax"] = fos_reference.nan_amax(x, -1 if case.row_scaled else None)
     if case.op == "dequantize":
@@ -259,6 +318,10 @@ def op_args(case: Case, inputs: dict) -> tuple[tuple, dict]:
         return (inputs["codes"], inputs["scales"], inputs["amax"]), kwargs
     if case.op in ("quantize", "fake_quantize"):
         return (inputs["x"], inputs["amax"]), case.knobs
+    if case.op == "quantize_grouped":
+        return (inputs["x"], inputs["offsets"], inputs["amax"]), case.knobs
+    if case.op == "nan_amax_grouped":
+        return (inputs["x"], inputs["offsets"]), {}
     return (inputs["x"],), case.knobs
 
 
@@ -466,6 +529,8 @@ def implementations(case: Case, inputs: dict, peers: Peers, device: str, with_pe
             impls["fos_cutedsl"] = lambda: fused(x, err_mode=case.err_mode, e4m3_scale_bound=bound)
     if not with_peers:
         return impls
+    if device == "cuda" and case.op == "quantize_grouped" and case.experts == LOOP_EXPERTS:
+        impls["fos_loop"] = lambda: per_expert_loop(*args, **kwargs)
     compiled = peers.compiled(case) if device == "cuda" else None
     if compiled is not None:
         impls["reference_compiled"] = lambda: compiled(*args, **kwargs)
@@ -515,7 +580,7 @@ def run_case(case: Case, args, device: str, roof: float | None, peers: Peers, fl
             exact = None if impl == "fouroversix" else same_bits(got, want)
             del got
             timed, how = fn, "eager" if device == "cuda" else "host"
-            if device == "cuda" and impl != "reference":
+            if device == "cuda" and impl not in ("reference", "fos_loop"):
                 captured = graphed(fn)
                 if captured is not None:
                     replay, out = captured
@@ -530,7 +595,7 @@ def run_case(case: Case, args, device: str, roof: float | None, peers: Peers, fl
                 failures.append(f"{case.label()} {impl}: NOT bit-exact (buffer {k}), not timed")
                 continue
             hot = case.l2 == "hot"
-            if impl == "reference":
+            if impl in ("reference", "fos_loop"):  # host-bound (or syncing): events, eager
                 us = time_us(fn, device, 1) if device == "cpu" else event_median_us(fn, 3, flush)
             else:
                 us = time_us(timed, device, args.reps, flush=not hot)

@@ -18,7 +18,7 @@ import statistics
 from pathlib import Path
 
 #: What identifies a case (a record is one case x impl x run).
-CASE_FIELDS = ("op", "rows", "cols", "dtype", "block", "row_scaled", "err_mode", "l2")
+CASE_FIELDS = ("op", "rows", "cols", "dtype", "block", "row_scaled", "err_mode", "l2", "experts")
 
 # (op, rows, cols, block, row_scaled, err_mode, min % of copy), bf16, L2 flushed
 TARGETS = (
@@ -43,12 +43,18 @@ TARGETS = (
             ("quantize_row_amax", 32768, cols, "1x16", True, "mae", 65),
         )
     ),
+    # issue 25: (..., experts) of a skewed split
+    *(
+        ("quantize_grouped", 32768, cols, "1x16", False, "mae", 70, experts)
+        for cols in (7168, 2048)
+        for experts in (8, 64, 256)
+    ),
 )
 
 
 def case_of(record: dict) -> tuple:
     """The case a record belongs to; records written before "op" existed are quantize."""
-    defaults = {"op": "quantize", "l2": "flushed"}
+    defaults = {"op": "quantize", "l2": "flushed", "experts": 0}
     return tuple(record.get(k, defaults.get(k)) for k in CASE_FIELDS)
 
 
@@ -97,16 +103,62 @@ def target_rows(payload: dict) -> list[dict]:
         if r["impl"] == "fos"  # the public op; fos_cutedsl rows are beside it
     }
     out = []
-    for op, rows, cols, block, row_scaled, err_mode, target in TARGETS:
-        key = (op, rows, cols, "bfloat16", block, row_scaled, err_mode, "flushed")
+    for op, rows, cols, block, row_scaled, err_mode, target, *experts in TARGETS:
+        experts = experts[0] if experts else 0
+        key = (op, rows, cols, "bfloat16", block, row_scaled, err_mode, "flushed", experts)
         row = fos.get(key, {})
-        out.append({"op": op, "shape": f"{rows}x{cols}", "block": block,
+        shape = f"{rows}x{cols}" + (f" E={experts}" if experts else "")
+        out.append({"op": op, "shape": shape, "block": block,
                     "amax": "row" if row_scaled else "tensor", "err_mode": err_mode,
                     "us": row.get("us"), "pct_of_copy": row.get("pct_of_copy"),
                     "pct_of_copy_min": row.get("pct_of_copy_min"), "target": target,
                     "bitwise_equal": row.get("bitwise_equal"),
                     "note": row.get("note")})  # fmt: skip
     return out
+
+
+def grouped_rows(payload: dict) -> list[dict]:
+    """Each grouped quantize beside the per-tensor quantize of the same T x C (issue 25:
+    within 5%) and the per-expert loop (at least 20x slower)."""
+    rows = aggregate(payload["records"])
+    fos = {case_of(r): r for r in rows if r["impl"] == "fos"}
+    loops = {case_of(r): r for r in rows if r["impl"] == "fos_loop"}
+    out = []
+    for key, r in fos.items():
+        if key[0] != "quantize_grouped" or r["us"] is None:
+            continue
+        flat = fos.get(("quantize", *key[1:-1], 0), {})
+        loop = loops.get(key, {})
+        out.append(
+            {
+                "shape": f"{key[1]}x{key[2]}",
+                "experts": key[-1],
+                "l2": key[7],
+                "us": r["us"],
+                "per_tensor_us": flat.get("us"),
+                "vs_per_tensor": _ratio(r["us"], flat.get("us")),
+                "loop_us": loop.get("us"),
+                "loop_speedup": _ratio(loop.get("us"), r["us"]),
+            }
+        )
+    return out
+
+
+def _ratio(a, b):
+    return a / b if a and b else None
+
+
+def print_grouped(payload: dict) -> None:
+    rows = grouped_rows(payload)
+    if not rows:
+        return
+    print("quantize_grouped (target: time within 5% of the per-tensor quantize; >= 20x the loop)")
+    print(f"{'shape':>10} {'E':>4} {'l2':>7} {'us':>8} {'tensor us':>9} {'ratio':>6} "
+          f"{'loop us':>9} {'speedup':>8}")  # fmt: skip
+    for r in rows:
+        print(f"{r['shape']:>10} {r['experts']:>4} {r['l2']:>7} {_num(r['us'], '.1f', 8)} "
+              f"{_num(r['per_tensor_us'], '.1f', 9)} {_num(r['vs_per_tensor'], '.3f', 6)} "
+              f"{_num(r['loop_us'], '.0f', 9)} {_num(r['loop_speedup'], '.1f', 8)}")  # fmt: skip
 
 
 def _num(v, fmt: str, width: int) -> str:
@@ -117,13 +169,13 @@ def print_targets(payload: dict) -> None:
     copy = payload.get("copy_tbps")
     print(f"targets ({payload.get('device', '?')}, copy {_num(copy, '.3f', 0)} TB/s, "
           f"commit {payload.get('commit')}; worst = over every run and buffer)")  # fmt: skip
-    print(f"{'op':>17} {'shape':>10} {'block':>5} {'amax':>6} {'us':>8} {'%copy':>6} "
+    print(f"{'op':>17} {'shape':>16} {'block':>5} {'amax':>6} {'us':>8} {'%copy':>6} "
           f"{'worst':>6} {'target':>6} {'met':>4} exact")  # fmt: skip
     for t in target_rows(payload):
         worst = t["pct_of_copy_min"]
         met = "-" if worst is None else ("yes" if worst >= t["target"] else "NO")
         exact = {None: "-", True: "yes", False: "NO"}[t["bitwise_equal"]]
-        line = (f"{t['op']:>17} {t['shape']:>10} {t['block']:>5} {t['amax']:>6} "
+        line = (f"{t['op']:>17} {t['shape']:>16} {t['block']:>5} {t['amax']:>6} "
                 f"{_num(t['us'], '.1f', 8)} {_num(t['pct_of_copy'], '.1f', 6)} "
                 f"{_num(worst, '.1f', 6)} {t['target']:>6} {met:>4} {exact}")  # fmt: skip
         print(line + (f"  ({t['note']})" if t["note"] and t["us"] is None else ""))
@@ -150,13 +202,18 @@ def print_cold_start(payload: dict) -> None:
               f"variant {further * 1e3:.1f} ms (targets warm: <= 1 s, <= 50 ms)")  # fmt: skip
 
 
+def print_bench(payload: dict) -> None:
+    print_targets(payload)
+    print_grouped(payload)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("bench", type=Path, nargs="?", help="bench.py's JSON")
     parser.add_argument("--overhead", type=Path, help="overhead.py's JSON")
     parser.add_argument("--cold-start", type=Path, help="cold_start.py's JSON")
     args = parser.parse_args()
-    for path, show in ((args.bench, print_targets), (args.overhead, print_overhead),
+    for path, show in ((args.bench, print_bench), (args.overhead, print_overhead),
                        (args.cold_start, print_cold_start)):  # fmt: skip
         if path is None:
             continue

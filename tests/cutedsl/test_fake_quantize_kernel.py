@@ -142,7 +142,8 @@ def test_public_fake_quantize(block):
 @gpu
 def test_cannot_run_says_why():
     gamax = torch.ones(1, device="cuda")
-    shifted = torch.zeros(4 * 32 + 8, device="cuda", dtype=torch.bfloat16)[8:].view(4, 32)
+    # 4 elements (8 bytes) off a 16-byte boundary
+    shifted = torch.zeros(4 * 32 + 4, device="cuda", dtype=torch.bfloat16)[4:].view(4, 32)
     ok, why = fos_cutedsl.can_run_fake_quantize(shifted, gamax)
     assert not ok and "16-byte" in why
     ok, why = fos_cutedsl.can_run_fake_quantize(torch.zeros(32, 4, device="cuda").t(), gamax)

@@ -220,7 +220,7 @@ GROUPED_SPLITS = ([0, 0, 5, 5, 130, 131, 200, 256], [0, 256], [0, 32, 32, 48, 16
 @pytest.mark.parametrize("err_mode,bound", [("mae", 256), ("mse", 448)])
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
 def test_grouped_kernel_path_matches_reference(err_mode, bound, dtype):
-    """1x16 grouped runs the row-scaled kernel (strict); 16x16 the reference, same bits."""
+    """Grouped quantize (1x16, 16x16) and amax run their one-launch kernels (strict)."""
     x, _ = _inputs(256, 512, dtype, False, seed=21)
     for split in GROUPED_SPLITS:
         offsets = torch.tensor(split, device="cuda", dtype=torch.int32)
@@ -231,14 +231,9 @@ def test_grouped_kernel_path_matches_reference(err_mode, bound, dtype):
                 continue
             knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
             want = fos_reference.quantize_grouped(x, offsets, amax, **knobs)
-            strict = block == "1x16"
-            assert _same(fos_op.quantize_grouped(x, offsets, amax, strict=strict, **knobs), want)
-            codes, scales, got = fos_op.quantize_grouped_with_amax(
-                x, offsets, strict=strict, **knobs
-            )
+            assert _same(fos_op.quantize_grouped(x, offsets, amax, strict=True, **knobs), want)
+            codes, scales, got = fos_op.quantize_grouped_with_amax(x, offsets, strict=True, **knobs)
             assert _same((codes, scales), want) and _bits_equal(got, amax)
-    with pytest.raises(fos_op.FallbackError, match="no grouped 16x16 kernel"):
-        fos_op.quantize_grouped(x, offsets, amax, block="16x16", strict=True)
 
 
 @pytest.mark.parametrize("force_reference", [False, True], ids=["kernel", "reference"])

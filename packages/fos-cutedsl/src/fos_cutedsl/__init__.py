@@ -9,7 +9,9 @@ callers such as ``fos_op`` that have checked already):
   ``fake_quantize``: the quantize kernels (``api``);
 - ``nan_amax`` and ``dequantize``: the elementwise kernels (``api_elementwise``);
 - ``quantize_row_amax``: row-scaled quantize that finds each row's amax in the
-  same read of x and returns it with the codes and scales (``api_row_amax``).
+  same read of x and returns it with the codes and scales (``api_row_amax``);
+- ``quantize_grouped`` (1x16) and ``nan_amax_grouped``: every expert of a
+  mixture-of-experts tensor in one launch, offsets on the device (``api_grouped``).
 
 Compiled variants are kept on disk across processes (``disk_cache``);
 ``precompile`` fills that cache ahead of a job.
@@ -36,6 +38,16 @@ from .api_elementwise import (
     launch_nan_amax,
     nan_amax,
 )
+from .api_grouped import (
+    GROUPED_AMAX_CACHE,
+    GROUPED_QUANTIZE_CACHE,
+    can_run_nan_amax_grouped,
+    can_run_quantize_grouped,
+    launch_nan_amax_grouped,
+    launch_quantize_grouped,
+    nan_amax_grouped,
+    quantize_grouped,
+)
 from .api_row_amax import (
     ROW_AMAX_CACHE,
     can_run_quantize_row_amax,
@@ -48,15 +60,27 @@ from .device import arch_of
 from .precompile import precompile
 
 #: The ops this package has kernels for (``fos_op`` dispatches on it).
-KERNELS = frozenset({"quantize", "fake_quantize", "nan_amax", "dequantize", "quantize_row_amax"})
+KERNELS = frozenset(
+    {
+        "quantize",
+        "fake_quantize",
+        "nan_amax",
+        "dequantize",
+        "quantize_row_amax",
+        "quantize_grouped",
+        "nan_amax_grouped",
+    }
+)
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "AMAX_CACHE",
     "CACHE",
     "DEQUANTIZE_CACHE",
     "FAKE_QUANTIZE_CACHE",
+    "GROUPED_AMAX_CACHE",
+    "GROUPED_QUANTIZE_CACHE",
     "KERNELS",
     "ROW_AMAX_CACHE",
     "CompileCache",
@@ -68,6 +92,8 @@ __all__ = [
     "can_run_dequantize",
     "can_run_fake_quantize",
     "can_run_nan_amax",
+    "can_run_nan_amax_grouped",
+    "can_run_quantize_grouped",
     "can_run_quantize_row_amax",
     "dequantize",
     "fake_quantize",
@@ -75,10 +101,14 @@ __all__ = [
     "launch_dequantize",
     "launch_fake_quantize",
     "launch_nan_amax",
+    "launch_nan_amax_grouped",
+    "launch_quantize_grouped",
     "launch_quantize_row_amax",
     "nan_amax",
+    "nan_amax_grouped",
     "precompile",
     "quantize",
+    "quantize_grouped",
     "quantize_launcher",
     "quantize_row_amax",
 ]

@@ -39,10 +39,11 @@ from cutlass import Float32, Int32, Int64, Uint32
 
 from . import ieee, memory
 from .config import compile_options
+from .offsets import expert_of_row
 
 WARP = 32
 VECTOR_BYTES = 16
-_DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
+DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
 _WIDTH = {"bfloat16": 2, "float16": 2, "float32": 4}
 
 
@@ -67,7 +68,7 @@ class AmaxConfig:
     ctas_per_sm: int = 8  # per tensor: the grid is at most sms * ctas_per_sm CTAs
 
     def __post_init__(self):
-        assert self.dtype in _DTYPES and self.threads % WARP == 0 and self.unroll >= 1
+        assert self.dtype in DTYPES and self.threads % WARP == 0 and self.unroll >= 1
 
     @property
     def elements_per_vector(self) -> int:
@@ -109,7 +110,7 @@ class AmaxKernel:
     def kernel(self, mX: cute.Tensor, mOut: cute.Tensor, rows: Int64, row_vectors: Int64):
         cfg = self.cfg
         if cutlass.const_expr(cfg.per_row):
-            _per_row(cfg, mX, mOut, rows, row_vectors)
+            per_row(cfg, mX, mOut, rows, row_vectors)
         else:
             _per_tensor(cfg, mX, mOut, rows * row_vectors)
 
@@ -198,12 +199,21 @@ def _per_tensor(cfg, mX, mOut, vectors: Int64):
 
 
 @cute.jit
-def _per_row(cfg, mX, mOut, rows: Int64, row_vectors: Int64):
+def per_row(cfg, mX, mOut, rows: Int64, row_vectors: Int64, mOffsets=None):
+    """Each row's amax into ``mOut[row]``; with ``mOffsets`` (grouped), folded into
+    ``mOut[expert of row]`` (zero-filled) instead (``_fold_runs``)."""
     tidx, _, _ = cute.arch.thread_idx()
     bidx, _, _ = cute.arch.block_idx()
     warp = Int32(tidx) // WARP
     lane = Int32(tidx) % WARP
     row = Int64(bidx) * cfg.warps + Int64(warp)
+    experts = maxima = None
+    if cutlass.const_expr(mOffsets is not None):
+        smem = cutlass.memory.SmemAllocator()
+        experts = smem.allocate_tensor(Int32, cute.make_layout(cfg.warps), byte_alignment=16)
+        maxima = smem.allocate_tensor(Float32, cute.make_layout(cfg.warps), byte_alignment=16)
+        if lane == 0:
+            experts[warp] = Int32(-1)  # a row past the end: no expert
     if row < rows:  # uniform over the warp: its shuffles see every lane
         base = row * row_vectors
         acc = _init(cfg)
@@ -220,7 +230,33 @@ def _per_row(cfg, mX, mOut, rows: Int64, row_vectors: Int64):
             j = j + WARP
         a = _warp_max(_finish(cfg, acc))
         if lane == 0:
-            mOut[row] = a
+            if cutlass.const_expr(mOffsets is None):
+                mOut[row] = a
+            else:
+                experts[warp] = expert_of_row(mOffsets, row)
+                maxima[warp] = a
+    if cutlass.const_expr(mOffsets is not None):
+        cute.arch.sync_threads()
+        _fold_runs(cfg, experts, maxima, mOut)
+
+
+@cute.jit
+def _fold_runs(cfg, experts, maxima, mOut):
+    """Grouped: thread ``t`` that starts a run of rows of one expert (``experts[t]``,
+    -1 past the end) folds the run's max into that expert's entry (``red.max.u32``)."""
+    t = Int32(cute.arch.thread_idx()[0])
+    if t < cfg.warps:
+        e = experts[t]
+        starts = Int32(t == 0) | Int32(experts[cutlass.max(t - 1, 0)] != e)
+        if (starts & Int32(e >= 0)) != 0:
+            m = maxima[t]
+            running = Int32(1)
+            for d in cutlass.range_constexpr(1, cfg.warps):
+                k = cutlass.min(t + d, cfg.warps - 1)
+                running = running & Int32(t + d < cfg.warps) & Int32(experts[k] == e)
+                if running != 0:
+                    m = ieee.fmax(m, maxima[k])
+            memory.red_max_u32(mOut.iterator.toint() + Int64(e) * 4, ieee.f32_bits(m))
 
 
 def compile_amax(
@@ -239,7 +275,7 @@ def compile_amax(
     rows = cute.sym_int64()
     cols = cute.sym_int64(divisibility=cfg.elements_per_vector)
     fake = cute.runtime.make_fake_compact_tensor
-    x = fake(_DTYPES[dtype], (rows, cols), stride_order=(1, 0), assumed_align=16)
+    x = fake(DTYPES[dtype], (rows, cols), stride_order=(1, 0), assumed_align=16)
     out = fake(Float32, (rows if per_row else 1,), assumed_align=4)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     options = compile_options(arch, extra=extra_options)
@@ -253,4 +289,4 @@ def compile_key(key: AmaxKey, extra_options: str = ""):
 
 def variants(arch: str) -> list[AmaxKey]:
     """Every amax variant ``nan_amax`` can ask for on ``arch``."""
-    return [AmaxKey(dtype, per_row, arch) for dtype in _DTYPES for per_row in (False, True)]
+    return [AmaxKey(dtype, per_row, arch) for dtype in DTYPES for per_row in (False, True)]

@@ -50,6 +50,15 @@ CACHE = (
 def _why_not(x, global_amax, block, err_mode, e4m3_scale_bound) -> str:
     """Empty string when the kernel can run, else the first reason it cannot."""
     row_scaled = check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
+    why = kernel_why_not(x, row_scaled)
+    if not why and row_scaled and global_amax.stride() != (1,):
+        return "the row global_amax vector is not contiguous"
+    return why
+
+
+def kernel_why_not(x: torch.Tensor, row_scaled: bool) -> str:
+    """Empty when the quantize kernels can read ``x`` (checked, 2-D), else why not: the
+    DSL imports, the device, dtype, layout and size (row-scaled: the 2-D grid's limits)."""
     if _IMPORT_ERROR:
         return _IMPORT_ERROR
     why = device_why_not(x)
@@ -61,8 +70,6 @@ def _why_not(x, global_amax, block, err_mode, e4m3_scale_bound) -> str:
         return "x is not contiguous"
     if x.data_ptr() % 16 != 0:
         return "x's data pointer is not 16-byte aligned"
-    if row_scaled and global_amax.stride() != (1,):
-        return "the row global_amax vector is not contiguous"
     if row_scaled and x.shape[1] // 16 > _MAX_ROW_SCALED_GROUPS:
         return f"x has {x.shape[1]} columns, row-scaled takes at most {16 * _MAX_ROW_SCALED_GROUPS}"
     blocks = (x.numel() // 16 + _GROUPS_PER_BLOCK - 1) // _GROUPS_PER_BLOCK

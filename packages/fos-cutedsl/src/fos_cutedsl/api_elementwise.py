@@ -48,8 +48,9 @@ DEQUANTIZE_CACHE = (
 )
 
 
-def _amax_why_not(x, dim) -> str:
-    """Empty string when the amax kernel can run, else the first reason it cannot."""
+def amax_why_not(x, dim) -> str:
+    """Empty string when the amax kernel can run (``dim`` None or 1), else the first reason
+    it cannot."""
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
     if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int)):
@@ -77,7 +78,7 @@ def _amax_why_not(x, dim) -> str:
 
 def can_run_nan_amax(x: torch.Tensor, dim: int | None = None) -> tuple[bool, str]:
     """Whether ``nan_amax`` can run these arguments here, and if not, why. Never raises."""
-    return verdict(_amax_why_not, x, dim)
+    return verdict(amax_why_not, x, dim)
 
 
 def nan_amax(x: torch.Tensor, dim: int | None = None) -> torch.Tensor:
@@ -87,7 +88,7 @@ def nan_amax(x: torch.Tensor, dim: int | None = None) -> torch.Tensor:
     Raises ``TypeError`` for a non-tensor ``x`` or a non-int ``dim`` and
     ``RuntimeError`` when ``can_run_nan_amax`` says no.
     """
-    why = _amax_why_not(x, dim)
+    why = amax_why_not(x, dim)
     if why:
         raise RuntimeError(f"fos_cutedsl.nan_amax cannot run: {why}")
     if dim is None:

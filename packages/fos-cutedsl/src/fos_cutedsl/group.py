@@ -117,6 +117,7 @@ from .ieee import (
     unpack_f16x2,
 )
 from .memory import reload_v4
+from .offsets import amax_of_row
 
 
 def group_address(cfg, mX, t):
@@ -436,13 +437,16 @@ def store_group(mCodes, mScales, t, word0, word1, scale):
     gS[0] = Uint8(scale & 0xFF)
 
 
-def exact_group(cfg, mX, mAmax, position, s_dec, gamax, d):
+def exact_group(cfg, mX, amax, position, s_dec, gamax, d):
     """One group entirely as SPEC writes it (steps 1-8): (t, in range, two code words, scale),
-    and for fake-quantize the group's global amax after them."""
+    and for fake-quantize the group's global amax after them.
+
+    Row-scaled: ``amax`` (an ``offsets.RowAmax``) gives the row's global amax; per
+    tensor it is unused (``gamax`` and ``s_dec`` are the tensor's)."""
     words, (t, row, in_range) = load_group(cfg, mX, position)
     x = _unpack(cfg, words)
     if cutlass.const_expr(cfg.row_scaled):
-        gamax = mAmax[row]
+        gamax = amax_of_row(amax, row)
         s = global_scale(gamax, d)
         s_dec = div_rn(Float32(1.0), s)
     else:

@@ -194,7 +194,7 @@ def _clamped(u, offset, unit, total):
 def _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, consts):
     """Group ``t`` (in range) through the exact path, stored (``consts`` as ``fast_group``'s)."""
     gamax = consts[0]
-    exact = exact_group(cfg, mX, mAmax, (t, None, True), s_dec, gamax, Float32(cfg.d))
+    exact = exact_group(cfg, mX, None, (t, None, True), s_dec, gamax, Float32(cfg.d))
     t, _, word0, word1, scale = exact[:5]
     if cutlass.const_expr(cfg.fake):
         store_fake_group(cfg, mCodes, t, word0, word1, scale, None, gamax, consts[3])

@@ -54,6 +54,7 @@ from .config import GROUP, PTXAS_OPT, QuantizeConfig, compile_options
 from .group import build_row_entry, exact_group, fast_group, store_group
 from .ieee import _asm, _i, abs_max_16x2, abs_max_f32, as_f32, fmax, unpack_bf16x2, unpack_f16x2
 from .memory import shfl_bfly_f32
+from .offsets import RowAmax
 
 TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
 WARP = 32
@@ -79,7 +80,7 @@ class RowAmaxConfig:
     err_mode: str
     bound: int
     rows_per_cta: int = 1  # teams (rows) per CTA
-    unroll: int = 8  # 16-byte loads in flight per thread in the read
+    unroll: int = 4  # 16-byte loads in flight per thread in the read
     ptxas_opt: int = PTXAS_OPT
 
     def __post_init__(self):
@@ -293,7 +294,7 @@ class RowAmaxKernel:
                 if (flagged >> kk) & 1 != 0:
                     t = first + Int64(lane + kk * TEAM)
                     t, _, word0, word1, scale = exact_group(
-                        qcfg, mX, mAmax, (t, row, True), zero, zero, d
+                        qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
                     )
                     store_group(mCodes, mScales, t, word0, word1, scale)
 

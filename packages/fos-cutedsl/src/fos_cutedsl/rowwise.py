@@ -44,6 +44,7 @@ from .group import (
 )
 from .ieee import div_rn
 from .memory import prefetch_l2
+from .offsets import RowAmax, amax_of_row
 
 
 class QuantizeKernel:
@@ -61,11 +62,21 @@ class QuantizeKernel:
         mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
         stream: CUstream,
     ):
+        groups_per_row, total, grid = self.grid(mX)
+        self.kernel(mX, mAmax, mCodes, mScales, groups_per_row, total).launch(
+            grid=grid,
+            block=[self.cfg.threads, 1, 1],
+            smem=self.cfg.smem_bytes,
+            stream=stream,
+            **launch_bounds(self.cfg),
+        )
+
+    def grid(self, mX: cute.Tensor):
+        """(groups per row, groups, the launch grid) of ``mX``."""
         rows = Int64(mX.shape[0])
         groups_per_row = Int64(mX.shape[1]) // GROUP
         total = rows * groups_per_row  # one 1x16 group per thread and step
-        threads = self.cfg.threads
-        per_block = threads * self.cfg.groups_per_thread
+        per_block = self.cfg.threads * self.cfg.groups_per_thread
         grid = [Int32((total + (per_block - 1)) // per_block), 1, 1]
         if cutlass.const_expr(self.cfg.row_scaled):
             # 2-D: CTA (x, y) covers rows [x * cta_rows, ...) and groups [64 y, 64 y + 64)
@@ -76,13 +87,7 @@ class QuantizeKernel:
                 Int32((groups_per_row + 63) // 64),
                 1,
             ]
-        self.kernel(mX, mAmax, mCodes, mScales, groups_per_row, total).launch(
-            grid=grid,
-            block=[threads, 1, 1],
-            smem=self.cfg.smem_bytes,
-            stream=stream,
-            **launch_bounds(self.cfg),
-        )
+        return groups_per_row, total, grid
 
     @cute.kernel
     def kernel(
@@ -94,98 +99,103 @@ class QuantizeKernel:
         groups_per_row: Int64,
         total: Int64,
     ):
-        cfg = self.cfg
-        tidx, _, _ = cute.arch.thread_idx()
-        bidx, _, _ = cute.arch.block_idx()
-        rows = Int64(mX.shape[0])
-        d = Float32(cfg.d)
-        smem = cutlass.memory.SmemAllocator()
-        # Per tensor: (inv, y, K, J) per scale byte; row-scaled: (gamax, s, inv of a
-        # zero scale, margin) per row of the CTA, and (Y_j, INV_j) per row and mantissa.
-        table = smem.allocate_tensor(
-            Float32, cute.make_layout((cfg.table_rows, 4), stride=(4, 1)), byte_alignment=16
-        )
-        mantissas = None
-        if cutlass.const_expr(cfg.row_scaled):
-            mantissas = smem.allocate_tensor(
-                Float32, cute.make_layout((cfg.table_rows * 8, 2), stride=(2, 1)), byte_alignment=16
-            )
-        chunk = Int64(bidx) * (cfg.threads * cfg.groups_per_thread)
-        first = chunk + Int64(tidx)
-        flagged = Int32(0)  # bit k: group k needs the exact path
-        gamax = mAmax[0]
-        s = global_scale(gamax, d)
-        s_dec = div_rn(Float32(1.0), s)
-        margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
-        consts = (gamax, s, margin)
-        factor_inv = None
-        if cutlass.const_expr(cfg.fake):  # fake-quantize: the dequantize's RN(1 / D)
-            factor_inv = div_rn(Float32(1.0), d)
-            consts = (gamax, s, margin, factor_inv)
-        # Full CTAs run a copy without clamps (each group's addresses are
-        # constant offsets from the thread's first); the last CTA, if ragged,
-        # runs a clamped copy.
-        per_block = cfg.threads * cfg.groups_per_thread
-        full = Int32(chunk + per_block <= total)
-        row_lo = Int64(0)
-        if cutlass.const_expr(cfg.row_scaled):
-            row_lo = Int64(bidx) * cfg.cta_rows
-            full = Int32(row_lo + cfg.cta_rows <= rows) & Int32(
-                (Int64(cute.arch.block_idx()[1]) + 1) * 64 <= groups_per_row
-            )
-        for copy in cutlass.range_constexpr(2):
-            ragged = copy == 1
-            if (full if copy == 0 else 1 - full) != 0:
-                # Each thread takes groups_per_thread groups, one CTA-wide stride apart
-                # (coalesced); threads past the end redo the last group and store
-                # nothing. Software
-                # pipelining: ``prefetch`` groups' loads are in flight while one is
-                # computed; the first ones fly during step 1 and the table build.
-                at = _Position(cfg, first, rows, groups_per_row, total, ragged)
-                if cutlass.const_expr(cfg.l2_ahead > 0 and not ragged):
-                    _prefetch_later_cta(cfg, mX, chunk, total)
-                depth = min(cfg.prefetch, cfg.groups_per_thread)
-                ahead = [load_group(cfg, mX, at.group(k)) for k in range(depth)]
-                if cutlass.const_expr(cfg.row_scaled):
-                    # Row-scaled: step 1 once per row of the CTA, and per row and
-                    # mantissa j the constants of ``choice.row_candidate`` (8 threads
-                    # a row). Rows outside choose_by_bound's model get NaN there, so
-                    # their nonzero scales take the exact path.
-                    if tidx < cfg.cta_rows * 8:
-                        i, j = Int32(tidx) >> 3, Int32(tidx) & 7
-                        g = mAmax[cutlass.min(row_lo + Int64(i), rows - 1)]
-                        build_row_entry(cfg, table, mantissas, i, j, g)
-                    cute.arch.sync_threads()
-                else:
-                    # Per tensor: step 1 once, and the per-scale-byte constants of steps
-                    # 4-6 (inv, y, K, J) once per CTA, one byte per thread.
-                    build_scale_table(cfg, table, s_dec, gamax)
-                for k in cutlass.range_constexpr(cfg.groups_per_thread):
-                    # ======== fast path of one 1x16 group
-                    words, (t, _, in_range) = ahead[0]
-                    ahead = ahead[1:]
-                    if cutlass.const_expr(k + depth < cfg.groups_per_thread):
-                        ahead.append(load_group(cfg, mX, at.group(k + depth)))
-                    slow = fast_group(
-                        cfg, words, t, in_range, consts, k, table, mantissas,
-                        mX, mCodes, mScales,
-                    )  # fmt: skip
-                    flagged = flagged | (slow << k)
+        quantize_groups(self.cfg, mX, RowAmax(mAmax), mCodes, mScales, groups_per_row, total)
 
-        # ======== exact path, rare: one copy of its code, run-time loop over the flags
-        if flagged != 0:
-            for k in cutlass.range(cfg.groups_per_thread, unroll=1):
-                if (flagged >> k) & 1 != 0:
-                    redo = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total, True)
-                    exact = exact_group(cfg, mX, mAmax, redo.group(k), s_dec, gamax, d)
-                    t, in_range, word0, word1, scale = exact[:5]
-                    if in_range:
-                        if cutlass.const_expr(cfg.fake):
-                            g = exact[5]  # the group's global amax (row-scaled: its row's)
-                            fi = factor_inv
-                            store_fake_group(cfg, mCodes, t, word0, word1, scale, None, g, fi)
-                        else:
-                            store_group(mCodes, mScales, t, word0, word1, scale)
+
+@cute.jit
+def quantize_groups(cfg, mX, amax: RowAmax, mCodes, mScales, groups_per_row: Int64, total: Int64):
+    """The kernel's body: this CTA's groups; row-scaled rows take their amax from ``amax``."""
+    tidx, _, _ = cute.arch.thread_idx()
+    bidx, _, _ = cute.arch.block_idx()
+    rows = Int64(mX.shape[0])
+    d = Float32(cfg.d)
+    smem = cutlass.memory.SmemAllocator()
+    # Per tensor: (inv, y, K, J) per scale byte; row-scaled: (gamax, s, inv of a
+    # zero scale, margin) per row of the CTA, and (Y_j, INV_j) per row and mantissa.
+    table = smem.allocate_tensor(
+        Float32, cute.make_layout((cfg.table_rows, 4), stride=(4, 1)), byte_alignment=16
+    )
+    mantissas = None
+    if cutlass.const_expr(cfg.row_scaled):
+        mantissas = smem.allocate_tensor(
+            Float32, cute.make_layout((cfg.table_rows * 8, 2), stride=(2, 1)), byte_alignment=16
+        )
+    chunk = Int64(bidx) * (cfg.threads * cfg.groups_per_thread)
+    first = chunk + Int64(tidx)
+    flagged = Int32(0)  # bit k: group k needs the exact path
+    gamax = amax.tensor[0]
+    s = global_scale(gamax, d)
+    s_dec = div_rn(Float32(1.0), s)
+    margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
+    consts = (gamax, s, margin)
+    factor_inv = None
+    if cutlass.const_expr(cfg.fake):  # fake-quantize: the dequantize's RN(1 / D)
+        factor_inv = div_rn(Float32(1.0), d)
+        consts = (gamax, s, margin, factor_inv)
+    # Full CTAs run a copy without clamps (each group's addresses are
+    # constant offsets from the thread's first); the last CTA, if ragged,
+    # runs a clamped copy.
+    per_block = cfg.threads * cfg.groups_per_thread
+    full = Int32(chunk + per_block <= total)
+    row_lo = Int64(0)
+    if cutlass.const_expr(cfg.row_scaled):
+        row_lo = Int64(bidx) * cfg.cta_rows
+        full = Int32(row_lo + cfg.cta_rows <= rows) & Int32(
+            (Int64(cute.arch.block_idx()[1]) + 1) * 64 <= groups_per_row
+        )
+    for copy in cutlass.range_constexpr(2):
+        ragged = copy == 1
+        if (full if copy == 0 else 1 - full) != 0:
+            # Each thread takes groups_per_thread groups, one CTA-wide stride apart
+            # (coalesced); threads past the end redo the last group and store
+            # nothing. Software
+            # pipelining: ``prefetch`` groups' loads are in flight while one is
+            # computed; the first ones fly during step 1 and the table build.
+            at = _Position(cfg, first, rows, groups_per_row, total, ragged)
+            if cutlass.const_expr(cfg.l2_ahead > 0 and not ragged):
+                _prefetch_later_cta(cfg, mX, chunk, total)
+            depth = min(cfg.prefetch, cfg.groups_per_thread)
+            ahead = [load_group(cfg, mX, at.group(k)) for k in range(depth)]
+            if cutlass.const_expr(cfg.row_scaled):
+                # Row-scaled: step 1 once per row of the CTA, and per row and
+                # mantissa j the constants of ``choice.row_candidate`` (8 threads
+                # a row). Rows outside choose_by_bound's model get NaN there, so
+                # their nonzero scales take the exact path.
+                if tidx < cfg.cta_rows * 8:
+                    i, j = Int32(tidx) >> 3, Int32(tidx) & 7
+                    g = amax_of_row(amax, cutlass.min(row_lo + Int64(i), rows - 1))
+                    build_row_entry(cfg, table, mantissas, i, j, g)
+                cute.arch.sync_threads()
+            else:
+                # Per tensor: step 1 once, and the per-scale-byte constants of steps
+                # 4-6 (inv, y, K, J) once per CTA, one byte per thread.
+                build_scale_table(cfg, table, s_dec, gamax)
+            for k in cutlass.range_constexpr(cfg.groups_per_thread):
+                # ======== fast path of one 1x16 group
+                words, (t, _, in_range) = ahead[0]
+                ahead = ahead[1:]
+                if cutlass.const_expr(k + depth < cfg.groups_per_thread):
+                    ahead.append(load_group(cfg, mX, at.group(k + depth)))
+                slow = fast_group(
+                    cfg, words, t, in_range, consts, k, table, mantissas,
+                    mX, mCodes, mScales,
+                )  # fmt: skip
+                flagged = flagged | (slow << k)
+
+    # ======== exact path, rare: one copy of its code, run-time loop over the flags
+    if flagged != 0:
+        for k in cutlass.range(cfg.groups_per_thread, unroll=1):
+            if (flagged >> k) & 1 != 0:
+                redo = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total, True)
+                exact = exact_group(cfg, mX, amax, redo.group(k), s_dec, gamax, d)
+                t, in_range, word0, word1, scale = exact[:5]
+                if in_range:
+                    if cutlass.const_expr(cfg.fake):
+                        g = exact[5]  # the group's global amax (row-scaled: its row's)
+                        fi = factor_inv
+                        store_fake_group(cfg, mCodes, t, word0, word1, scale, None, g, fi)
+                    else:
+                        store_group(mCodes, mScales, t, word0, word1, scale)
 
 
 def _prefetch_later_cta(cfg, mX, chunk, total):

@@ -88,6 +88,7 @@ from .ieee import (
     sub_rn,
 )
 from .memory import load_shared, prefetch_line_l2, reload_v4, store_if, store_shared
+from .offsets import RowAmax, amax_of_row
 
 ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
 WARPS = 8  # 256 threads: one strip per warp
@@ -120,19 +121,7 @@ class TileKernel:
         mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
         stream: CUstream,
     ):
-        tile_rows = Int64(mX.shape[0]) // GROUP
-        tile_cols = Int64(mX.shape[1]) // GROUP
-        units = self.cfg.groups_per_thread
-        per_y = WARPS * strip_tiles(self.cfg)
-        # Strip blocks in x (along the rows first: measured faster than tile rows
-        # first), row blocks in y, and z past grid.y's 65535.
-        row_blocks = (tile_rows + (units - 1)) // units
-        layers = (row_blocks + 65534) // 65535
-        grid = [
-            Int32((tile_cols + (per_y - 1)) // per_y),
-            Int32((row_blocks + (layers - 1)) // layers),
-            Int32(layers),
-        ]
+        tile_rows, tile_cols, grid = self.grid(mX)
         self.kernel(mX, mAmax, mCodes, mScales, tile_rows, tile_cols).launch(
             grid=grid,
             block=[self.cfg.threads, 1, 1],
@@ -140,6 +129,23 @@ class TileKernel:
             stream=stream,
             **launch_bounds(self.cfg),
         )
+
+    def grid(self, mX: cute.Tensor):
+        """(tile rows, tile columns, the launch grid) of ``mX``."""
+        tile_rows = Int64(mX.shape[0]) // GROUP
+        tile_cols = Int64(mX.shape[1]) // GROUP
+        units = self.cfg.groups_per_thread
+        per_y = WARPS * strip_tiles(self.cfg)
+        # Strip blocks in x (measured faster than tile rows first), row blocks in y,
+        # z past grid.y's 65535.
+        row_blocks = (tile_rows + (units - 1)) // units
+        layers = (row_blocks + 65534) // 65535
+        grid = [
+            Int32((tile_cols + (per_y - 1)) // per_y),
+            Int32((row_blocks + (layers - 1)) // layers),
+            Int32(layers),
+        ]
+        return tile_rows, tile_cols, grid
 
     @cute.kernel
     def kernel(
@@ -151,75 +157,85 @@ class TileKernel:
         tile_rows: Int64,
         tile_cols: Int64,
     ):
-        cfg = self.cfg
-        d = Float32(cfg.d)
-        smem = cutlass.memory.SmemAllocator()
-        table = smem.allocate_tensor(
-            Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
-        )
-        lanes = _Lanes(cfg, mX, mCodes, mScales, tile_rows, tile_cols)
-        gamax = mAmax[0]
-        if cutlass.const_expr(cfg.fake):  # fake-quantize: the dequantize's constants
-            lanes.gamax, lanes.factor_inv = gamax, div_rn(Float32(1.0), d)
-        s = global_scale(gamax, d)
-        s_dec = div_rn(Float32(1.0), s)
-        margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
-        # The first units' loads fly during step 1 and the table build.
-        depth = min(cfg.prefetch, cfg.groups_per_thread)
-        ahead = [_load_unit(lanes, k) for k in range(depth)]
-        if cutlass.const_expr(cfg.l2_ahead > 0):
-            _prefetch_later_cta(cfg, mX, tile_rows, tile_cols)
-        stage = None
-        if cutlass.const_expr(cfg.stage_stores):
-            stage = smem.allocate_tensor(
-                Uint8, cute.make_layout(cfg.stage_bytes), byte_alignment=16
-            ).iterator.toint()
-        build_scale_table(cfg, table, s_dec, gamax, False)  # no K, J: no inline exact errors
-        flagged = Int32(0)  # bit k: unit k's tile needs the exact path
-        for k in cutlass.range_constexpr(cfg.groups_per_thread):
-            # ======== fast path of one unit (4 rows x E elements of a tile)
-            words = ahead[0]
-            ahead = ahead[1:]
-            if cutlass.const_expr(k + depth < cfg.groups_per_thread):
-                ahead.append(_load_unit(lanes, k + depth))
-            # ---- steps 2-3: tile amax, candidate scales
-            x = [as_f32(w) for w in words] if cfg.dtype == "float32" else None
-            a = _tile_max(cfg, block_amax_fast(cfg, words, x))
-            pair, _, _ = candidate_scales(a, s)
+        quantize_tiles(self.cfg, mX, RowAmax(mAmax), mCodes, mScales, tile_rows, tile_cols)
 
-            # ---- steps 4-6: table constants, magic rounding, approximate errors
-            byte4, byte6 = high_byte16(pair), pair & 0xFF
-            inv4, y4 = table[byte4, 0], table[byte4, 1]
-            inv6, y6 = table[byte6, 0], table[byte6, 1]
-            codes4, codes6, rows4, rows6, signs = _fast_candidates(cfg, words, inv4, inv6)
-            err4 = mul_rn(_tile_sum(cfg, _fold_rows(rows4)), y4)
-            err6 = mul_rn(_tile_sum(cfg, _fold_rows(rows6)), y6)
 
-            # ---- step 8: the choice where the bound decides it, codes with signs, store
-            pick4, decided = choose_by_bound(err4, err6, y4, y6, margin)
-            codes = [
-                with_signs(select_codes(cfg, pick4, codes4[w], codes6[w]), signs[w])
-                for w in range(len(signs))
-            ]
-            _store_unit(lanes, stage, k, codes, select_bits(pick4, byte4, pair))
-            # The exact path redoes the tile where the bound left the choice open
-            # (and the scales differ) or a shortcut's precondition failed.
-            same = (byte4 ^ pair) & 0xFF  # 0: one scale byte, so one candidate
-            undecided = Int32(decided == 0) & Int32(same != 0)
-            limit = 7.0 * cfg.code_scale
-            slow = fast_path_fails(a, inv6, err4, err6, limit) | undecided
-            flagged = flagged | (slow << k)
+@cute.jit
+def quantize_tiles(cfg, mX, amax: RowAmax, mCodes, mScales, tile_rows: Int64, tile_cols: Int64):
+    """The kernel's body: this CTA's tiles under ``amax`` (grouped: its row block's expert's)."""
+    d = Float32(cfg.d)
+    smem = cutlass.memory.SmemAllocator()
+    table = smem.allocate_tensor(
+        Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
+    )
+    lanes = _Lanes(cfg, mX, mCodes, mScales, tile_rows, tile_cols)
+    if cutlass.const_expr(amax.offsets is None):
+        gamax = amax.tensor[0]
+    else:
+        _, row_block, layer = cute.arch.block_idx()
+        row_block = Int64(layer) * cute.arch.grid_dim()[1] + Int64(row_block)
+        gamax = amax_of_row(amax, row_block * (cfg.groups_per_thread * GROUP))
+    if cutlass.const_expr(cfg.fake):  # fake-quantize: the dequantize's constants
+        lanes.gamax, lanes.factor_inv = gamax, div_rn(Float32(1.0), d)
+    s = global_scale(gamax, d)
+    s_dec = div_rn(Float32(1.0), s)
+    margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
+    # The first units' loads fly during step 1 and the table build.
+    depth = min(cfg.prefetch, cfg.groups_per_thread)
+    ahead = [_load_unit(lanes, k) for k in range(depth)]
+    if cutlass.const_expr(cfg.l2_ahead > 0):
+        _prefetch_later_cta(cfg, mX, tile_rows, tile_cols)
+    stage = None
+    if cutlass.const_expr(cfg.stage_stores):
+        stage = smem.allocate_tensor(
+            Uint8, cute.make_layout(cfg.stage_bytes), byte_alignment=16
+        ).iterator.toint()
+    build_scale_table(cfg, table, s_dec, gamax, False)  # no K, J: no inline exact errors
+    flagged = Int32(0)  # bit k: unit k's tile needs the exact path
+    for k in cutlass.range_constexpr(cfg.groups_per_thread):
+        # ======== fast path of one unit (4 rows x E elements of a tile)
+        words = ahead[0]
+        ahead = ahead[1:]
+        if cutlass.const_expr(k + depth < cfg.groups_per_thread):
+            ahead.append(_load_unit(lanes, k + depth))
+        # ---- steps 2-3: tile amax, candidate scales
+        x = [as_f32(w) for w in words] if cfg.dtype == "float32" else None
+        a = _tile_max(cfg, block_amax_fast(cfg, words, x))
+        pair, _, _ = candidate_scales(a, s)
 
-        # ======== exact path, rare: the whole warp, once per flagged unit
-        if Int32(cute.arch.vote_any_sync(flagged != 0)) != 0:
-            for k in cutlass.range(cfg.groups_per_thread, unroll=1):
-                if Int32(cute.arch.vote_any_sync(((flagged >> k) & 1) != 0)) != 0:
-                    # Fresh names: the DSL would carry the fast loop's lists through here.
-                    exact, exact_scale = _exact_unit(cfg, lanes, k, s, s_dec, gamax, d)
-                    _store_unit(lanes, stage, k, exact, exact_scale)
-        if cutlass.const_expr(cfg.stage_stores):
-            cute.arch.sync_threads()  # every unit staged, the exact path's included
-            _flush_stage(cfg, lanes, stage, mCodes, mScales)
+        # ---- steps 4-6: table constants, magic rounding, approximate errors
+        byte4, byte6 = high_byte16(pair), pair & 0xFF
+        inv4, y4 = table[byte4, 0], table[byte4, 1]
+        inv6, y6 = table[byte6, 0], table[byte6, 1]
+        codes4, codes6, rows4, rows6, signs = _fast_candidates(cfg, words, inv4, inv6)
+        err4 = mul_rn(_tile_sum(cfg, _fold_rows(rows4)), y4)
+        err6 = mul_rn(_tile_sum(cfg, _fold_rows(rows6)), y6)
+
+        # ---- step 8: the choice where the bound decides it, codes with signs, store
+        pick4, decided = choose_by_bound(err4, err6, y4, y6, margin)
+        codes = [
+            with_signs(select_codes(cfg, pick4, codes4[w], codes6[w]), signs[w])
+            for w in range(len(signs))
+        ]
+        _store_unit(lanes, stage, k, codes, select_bits(pick4, byte4, pair))
+        # The exact path redoes the tile where the bound left the choice open
+        # (and the scales differ) or a shortcut's precondition failed.
+        same = (byte4 ^ pair) & 0xFF  # 0: one scale byte, so one candidate
+        undecided = Int32(decided == 0) & Int32(same != 0)
+        limit = 7.0 * cfg.code_scale
+        slow = fast_path_fails(a, inv6, err4, err6, limit) | undecided
+        flagged = flagged | (slow << k)
+
+    # ======== exact path, rare: the whole warp, once per flagged unit
+    if Int32(cute.arch.vote_any_sync(flagged != 0)) != 0:
+        for k in cutlass.range(cfg.groups_per_thread, unroll=1):
+            if Int32(cute.arch.vote_any_sync(((flagged >> k) & 1) != 0)) != 0:
+                # Fresh names: the DSL would carry the fast loop's lists through here.
+                exact, exact_scale = _exact_unit(cfg, lanes, k, s, s_dec, gamax, d)
+                _store_unit(lanes, stage, k, exact, exact_scale)
+    if cutlass.const_expr(cfg.stage_stores):
+        cute.arch.sync_threads()  # every unit staged, the exact path's included
+        _flush_stage(cfg, lanes, stage, mCodes, mScales)
 
 
 class _Lanes:

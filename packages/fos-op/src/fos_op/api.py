@@ -31,10 +31,10 @@ def _strict(strict: bool | None) -> bool:
 def nan_amax(x: torch.Tensor, dim: int | None = None, *, strict: bool | None = None):
     """``fos_reference.nan_amax``'s signature and bits: 0-d (``dim=None``) or per row (-1)."""
     strict = _strict(strict)
+    if eager(x):  # plain tensors only: a DTensor is a subclass
+        return impl.nan_amax(x, dim, strict)
     if distributed.any_dtensor(x):  # DTensor: the local amax, all-reduced (distributed.py)
         return distributed.nan_amax(x, dim, strict)
-    if eager(x):
-        return impl.nan_amax(x, dim, strict)
     if strict:
         enforce(impl.resolve_nan_amax(x, dim)[0], x, True)
     return torch.ops.fos.nan_amax(x, dim)
@@ -51,10 +51,10 @@ def quantize(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """``fos_reference.quantize``'s signature and bits, as fast as the device allows."""
     strict = _strict(strict)
+    if eager(x, global_amax):  # plain tensors only: a DTensor is a subclass
+        return impl.quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict)
     if distributed.any_dtensor(x, global_amax):  # DTensor: each shard, same amax
         return distributed.quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict)
-    if eager(x, global_amax):
-        return impl.quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict)
     if strict:
         decision = impl.resolve_quantize(x, global_amax, block, err_mode, e4m3_scale_bound)
         enforce(decision, x, True)
@@ -77,10 +77,10 @@ def quantize_with_amax(
     and scales are ``quantize(x, amax, ...)``: keep the amax to dequantize.
     """
     strict = _strict(strict)
+    if eager(x):  # plain tensors only: a DTensor is a subclass
+        return impl.quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict)
     if distributed.any_dtensor(x):  # DTensor: the amax all-reduced where sharded
         return distributed.quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict)
-    if eager(x):
-        return impl.quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict)
     if strict:
         amax_dim = impl.resolve_quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound)
         enforce(impl.resolve_nan_amax(x, amax_dim)[0], x, True)
@@ -125,12 +125,12 @@ def fake_quantize(
     gets none).
     """
     strict = _strict(strict)
-    if distributed.any_dtensor(x, global_amax):  # DTensor: each shard, the global amax
-        return distributed.fake_quantize(
+    if eager(x, global_amax):  # plain tensors only: a DTensor is a subclass
+        return impl.fake_quantize(
             x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict
         )
-    if eager(x, global_amax):
-        return impl.fake_quantize(
+    if distributed.any_dtensor(x, global_amax):  # DTensor: each shard, the global amax
+        return distributed.fake_quantize(
             x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict
         )
     if strict:
@@ -163,7 +163,7 @@ def explain(
     rows, cols = flat_rows(x.shape), x.shape[-1]
     kernel, _ = cutedsl()
     ok, why = kernel.can_run(
-        impl._rows(x, rows, cols),
+        impl.laid_out(x, rows, cols),
         impl._vec(global_amax, global_amax.numel()),
         block=block,
         err_mode=err_mode,
@@ -226,7 +226,7 @@ def nan_amax_grouped(
         return grouped.nan_amax_grouped(x, offsets, check_offsets, strict)
     if strict:
         grouped.resolve_nan_amax_grouped(x, offsets, False)
-        _enforce_all([decide(x, "nan_amax")], x)
+        _enforce_all([grouped.amax_decision(x)], x)
     return torch.ops.fos.nan_amax_grouped(x, offsets, check_offsets)
 
 

@@ -26,7 +26,15 @@ REFERENCE = "reference"
 MIN_CAPABILITY = (9, 0)
 KERNEL_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 #: The ops a kernel package may advertise in ``fos_cutedsl.KERNELS``.
-OPS = ("quantize", "nan_amax", "dequantize", "fake_quantize")
+OPS = (
+    "quantize",
+    "nan_amax",
+    "dequantize",
+    "fake_quantize",
+    "quantize_row_amax",
+    "quantize_grouped",
+    "nan_amax_grouped",
+)
 _DEFAULT_KERNELS = frozenset({"quantize"})
 
 

@@ -1,21 +1,23 @@
-"""Grouped (mixture-of-experts) quantize and amax without a new kernel and without a sync.
+"""Grouped (mixture-of-experts) quantize and amax, every split without a sync.
 
-SPEC's arithmetic reads the global amax and nothing else of the tensor, so a
-grouped quantize is a quantize whose amax varies with the row's expert:
+Where ``fos_cutedsl`` has the grouped kernels (``quantize_grouped``, 1x16 and
+16x16, and ``nan_amax_grouped`` in ``KERNELS``), each is one launch that
+searches the offsets on the device. Elsewhere (CPU, an older kernel package)
+the same bits come from device ops, since SPEC's arithmetic reads the global
+amax and nothing else of the tensor:
 
 * the expert of each row is ``searchsorted(offsets[1:], arange(T), right=True)``
-  (device ops; clamped to E - 1 only so that offsets that break SPEC cannot
-  index out of range);
-* 1x16: the row-scaled ``quantize`` under ``global_amax[expert of row]`` (the
-  kernel on CUDA, the reference elsewhere);
+  (clamped to E - 1 only so that offsets that break SPEC cannot index out of
+  range);
+* 1x16: the row-scaled ``quantize`` under ``global_amax[expert of row]``;
 * 16x16: ``fos_reference.quantize_tile_rows`` under the amax of each 16-row
-  band's expert (there is no grouped 16x16 kernel yet: reference speed);
+  band's expert (reference speed);
 * the grouped amax: the per-row ``nan_amax`` (never NaN) and a segment max by
   expert (``scatter_reduce`` amax from 0: exact in any order, empty experts 0).
 
-Every step is a fixed number of device launches for any split, with no host
-read of the offsets, so it can be captured in a CUDA graph and replayed with
-new offsets of the same shape. ``check_offsets=True`` adds SPEC's value checks
+Either way a call is a fixed number of device launches for any split, with no
+host read of the offsets, so it can be captured in a CUDA graph and replayed
+with new offsets of the same shape. ``check_offsets=True`` adds SPEC's value checks
 on the offsets (0 first, T last, non-decreasing, multiples of 16 for 16x16);
 they read the offsets on the host (a device sync, not capturable), so they are
 off by default and offsets that break SPEC give unspecified codes.
@@ -38,10 +40,10 @@ from fos_reference.validation import (
 )
 
 from . import impl
-from .dispatch import REFERENCE, Decision, decide, enforce
+from .dispatch import KERNEL, REFERENCE, Decision, decide, enforce
 from .shapes import quantize_outputs
 
-_NO_16X16 = Decision(REFERENCE, "there is no grouped 16x16 kernel yet: the reference runs")
+_NO_16X16 = Decision(REFERENCE, "no grouped 16x16 kernel here: the reference runs")
 
 # --------------------------------------------------------------------------- shapes
 
@@ -82,10 +84,24 @@ def resolve_quantize_grouped_with_amax(x, offsets, block, err_mode, bound, check
 
 
 def decisions(x: torch.Tensor, block: str, with_amax: bool = False) -> list[Decision]:
-    """The paths a grouped call takes (for strict mode): per-row amax, then quantize."""
-    out = [decide(x, "nan_amax")] if with_amax else []
-    out.append(decide(x, "quantize") if block == "1x16" else _NO_16X16)
+    """The paths a grouped call takes (for strict mode): the amax, then the quantize."""
+    out = [amax_decision(x)] if with_amax else []
+    out.append(_quantize_decision(x, block))
     return out
+
+
+def amax_decision(x: torch.Tensor) -> Decision:
+    """The one-launch grouped amax kernel, else the per-row amax kernel (or the reference)."""
+    decision = decide(x, "nan_amax_grouped")
+    return decision if decision.path == KERNEL else decide(x, "nan_amax")
+
+
+def _quantize_decision(x: torch.Tensor, block: str) -> Decision:
+    """The one-launch grouped kernel, else (1x16) the row-scaled quantize's path."""
+    decision = decide(x, "quantize_grouped")
+    if decision.path == KERNEL:
+        return decision
+    return decide(x, "quantize") if block == "1x16" else _NO_16X16
 
 
 # --------------------------------------------------------------------------- implementation
@@ -98,12 +114,51 @@ def expert_of_row(offsets: torch.Tensor, rows: int, experts: int) -> torch.Tenso
     return expert.clamp_(max=experts - 1) if experts > 0 else expert
 
 
-def _quantize_by_expert(x, expert, global_amax, block, err_mode, bound, strict):
-    """Quantize ``x`` (T, C) with each row under ``global_amax[expert[row]]``."""
+def _kernel_inputs(x, *vectors):
+    """``x`` laid out for a kernel (contiguous, aligned: at most one copy), ``vectors``
+    contiguous."""
+    return impl.laid_out(x, x.shape[0], x.shape[1]), *(v.contiguous() for v in vectors)
+
+
+def _quantize_kernel(x, offsets, global_amax, block, err_mode, bound, strict):
+    """The one-launch grouped quantize, or None where it does not run (strict: raises)."""
+    if decide(x, "quantize_grouped").path != KERNEL:
+        return None
+    module = impl.kernel_module()
+    x2, offs, gamax = _kernel_inputs(x, offsets, global_amax)
+    verdict = module.can_run_quantize_grouped(x2, offs, gamax, block=block, err_mode=err_mode,
+                                              e4m3_scale_bound=bound)  # fmt: skip
+    if impl.declined(verdict, x, strict):
+        return None
+    codes, scales = quantize_outputs(x)
+    module.launch_quantize_grouped(x2, offs, gamax, codes, scales.view(torch.uint8), block,
+                                   err_mode, bound)  # fmt: skip
+    return codes, scales
+
+
+def _amax_kernel(x, offsets, experts, strict):
+    """The one-launch grouped amax, or None where it does not run (strict: raises)."""
+    if decide(x, "nan_amax_grouped").path != KERNEL:
+        return None
+    module = impl.kernel_module()
+    x2, offs = _kernel_inputs(x, offsets)
+    if impl.declined(module.can_run_nan_amax_grouped(x2, offs), x, strict):
+        return None
+    out = grouped_amax_output(x, experts)
+    module.launch_nan_amax_grouped(x2, offs, out)
+    return out
+
+
+def _quantize_by_expert(x, offsets, expert, global_amax, block, err_mode, bound, strict):
+    """Quantize ``x`` (T, C) with each row under its expert's amax (``expert`` a callable
+    giving each row's expert: searched only where no grouped kernel runs)."""
+    out = _quantize_kernel(x, offsets, global_amax, block, err_mode, bound, strict)
+    if out is not None:
+        return out
     if block == "1x16":
-        return impl.quantize(x, global_amax[expert], "1x16", err_mode, bound, strict)
+        return impl.quantize(x, global_amax[expert()], "1x16", err_mode, bound, strict)
     enforce(_NO_16X16, x, strict)
-    band_amax = global_amax[expert[::GROUP]]  # a band lies in one expert (offsets % 16 == 0)
+    band_amax = global_amax[expert()[::GROUP]]  # a band lies in one expert (offsets % 16 == 0)
     return fos_reference.quantize_tile_rows(x, band_amax, err_mode=err_mode, e4m3_scale_bound=bound)
 
 
@@ -112,28 +167,47 @@ def _segment_amax(row_amax: torch.Tensor, expert: torch.Tensor, experts: int) ->
     return out.scatter_reduce_(0, expert, row_amax, reduce="amax", include_self=True)
 
 
+def _experts_of_rows(offsets, rows, experts):
+    """A callable giving each row's expert, searched once on first use."""
+    found = []
+
+    def expert() -> torch.Tensor:
+        if not found:
+            found.append(expert_of_row(offsets, rows, experts))
+        return found[0]
+
+    return expert
+
+
+def _grouped_amax(x, offsets, expert, experts, strict):
+    out = _amax_kernel(x, offsets, experts, strict)
+    if out is not None:
+        return out
+    return _segment_amax(impl.nan_amax(x, -1, strict), expert(), experts)
+
+
 def quantize_grouped(x, offsets, global_amax, block, err_mode, bound, check_offsets, strict):
     """``fos_reference.quantize_grouped``'s bits without a sync (unless ``check_offsets``)."""
     experts = resolve_quantize_grouped(
         x, offsets, global_amax, block, err_mode, bound, check_offsets
     )
-    expert = expert_of_row(offsets, x.shape[0], experts)
-    return _quantize_by_expert(x, expert, global_amax, block, err_mode, bound, strict)
+    expert = _experts_of_rows(offsets, x.shape[0], experts)
+    return _quantize_by_expert(x, offsets, expert, global_amax, block, err_mode, bound, strict)
 
 
 def nan_amax_grouped(x, offsets, check_offsets, strict):
-    """``fos_reference.nan_amax_grouped``'s bits: per-row amax, then a segment max."""
+    """``fos_reference.nan_amax_grouped``'s bits: one launch, or per-row amax and a segment max."""
     experts = resolve_nan_amax_grouped(x, offsets, check_offsets)
-    expert = expert_of_row(offsets, x.shape[0], experts)
-    return _segment_amax(impl.nan_amax(x, -1, strict), expert, experts)
+    expert = _experts_of_rows(offsets, x.shape[0], experts)
+    return _grouped_amax(x, offsets, expert, experts, strict)
 
 
 def quantize_grouped_with_amax(x, offsets, block, err_mode, bound, check_offsets, strict):
     """The grouped amax of ``x`` and the grouped quantize under it: (codes, scales, amax)."""
     experts = resolve_quantize_grouped_with_amax(x, offsets, block, err_mode, bound, check_offsets)
-    expert = expert_of_row(offsets, x.shape[0], experts)
-    amax = _segment_amax(impl.nan_amax(x, -1, strict), expert, experts)
-    codes, scales = _quantize_by_expert(x, expert, amax, block, err_mode, bound, strict)
+    expert = _experts_of_rows(offsets, x.shape[0], experts)
+    amax = _grouped_amax(x, offsets, expert, experts, strict)
+    codes, scales = _quantize_by_expert(x, offsets, expert, amax, block, err_mode, bound, strict)
     return codes, scales, amax
 
 

@@ -40,7 +40,7 @@ ALIGN_BYTES = 16
 # --------------------------------------------------------------------------- layout
 
 
-def _rows(t: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
+def laid_out(t: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
     """``t`` as a contiguous, aligned (rows, cols) tensor: a view when it is one, else one copy."""
     if not t.is_contiguous():
         t = t.contiguous()
@@ -51,7 +51,7 @@ def _rows(t: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
 
 def _vec(t: torch.Tensor, n: int) -> torch.Tensor:
     """A one-element or n-element float32 tensor as a contiguous, aligned (n,) vector."""
-    return _rows(t, 1, n).view(n)
+    return laid_out(t, 1, n).view(n)
 
 
 def _env(t: torch.Tensor) -> Hashable:
@@ -65,11 +65,11 @@ def _typed(v: object) -> tuple[type, object]:
     return type(v), v
 
 
-def _kernel_module():
+def kernel_module():
     return dispatch.cutedsl()[0]
 
 
-def _declined(verdict: tuple[bool, str], x: torch.Tensor, strict: bool) -> bool:
+def declined(verdict: tuple[bool, str], x: torch.Tensor, strict: bool) -> bool:
     """Whether the kernel declined the laid-out inputs (``can_run_*``); raises in strict mode.
 
     The plan's inputs are laid out (contiguous, aligned) before the kernel's own
@@ -99,17 +99,18 @@ def _nan_amax_plan(x: torch.Tensor, dim: int | None, strict: bool) -> Callable:
     if decision.path != KERNEL:
         enforce(decision, x, strict)
         return lambda x: fos_reference.nan_amax(x, dim)
-    module = _kernel_module()
+    module = kernel_module()
     per_row = dim is not None
     cols = x.shape[-1] if x.dim() else 1
     rows = x.numel() // cols
-    if _declined(module.can_run_nan_amax(_rows(x, rows, cols), 1 if per_row else None), x, strict):
+    verdict = module.can_run_nan_amax(laid_out(x, rows, cols), 1 if per_row else None)
+    if declined(verdict, x, strict):
         return lambda x: fos_reference.nan_amax(x, dim)
     launch = module.launch_nan_amax
 
     def run(x: torch.Tensor) -> torch.Tensor:
         out = amax_output(x, dim)
-        launch(_rows(x, rows, cols), _vec(out, rows if per_row else 1), per_row)
+        launch(laid_out(x, rows, cols), _vec(out, rows if per_row else 1), per_row)
         return out
 
     return run
@@ -147,11 +148,11 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     if decision.path != KERNEL:
         enforce(decision, x, strict)
         return reference
-    module = _kernel_module()
+    module = kernel_module()
     rows, cols = flat_rows(x.shape), x.shape[-1]
     n = global_amax.numel()
-    x2, g1 = _rows(x, rows, cols), _vec(global_amax, n)
-    if _declined(module.can_run(x2, g1, **knobs), x, strict):
+    x2, g1 = laid_out(x, rows, cols), _vec(global_amax, n)
+    if declined(module.can_run(x2, g1, **knobs), x, strict):
         return reference
     launch = _quantize_launcher(module, x2, g1, block, err_mode, bound)
     # Inputs already in the kernel's layout go straight in; outputs are allocated
@@ -166,7 +167,7 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
         codes = torch.empty(codes_shape, dtype=torch.uint8, device=device)
         scales = torch.empty(scales_shape, dtype=torch.uint8, device=device)
         if not (x_direct and x.data_ptr() % ALIGN_BYTES == 0):
-            x = _rows(x, rows, cols)
+            x = laid_out(x, rows, cols)
         if not g_direct:
             g = _vec(g, n)
         if flat:
@@ -211,10 +212,10 @@ def _fused_row_amax_plan(x, err_mode, bound) -> Callable | None:
     """The one-read row-amax quantize kernel's plan, or None where it cannot run."""
     if decide(x, "quantize_row_amax").path != KERNEL:
         return None
-    module = _kernel_module()
+    module = kernel_module()
     rows, cols = flat_rows(x.shape), x.shape[-1]
     ok, _ = module.can_run_quantize_row_amax(
-        _rows(x, rows, cols), err_mode=err_mode, e4m3_scale_bound=bound
+        laid_out(x, rows, cols), err_mode=err_mode, e4m3_scale_bound=bound
     )
     if not ok:
         return None
@@ -225,7 +226,7 @@ def _fused_row_amax_plan(x, err_mode, bound) -> Callable | None:
         amax = torch.empty(lead, dtype=torch.float32, device=device)
         codes = torch.empty((*lead, cols // 2), dtype=torch.uint8, device=device)
         scales = torch.empty((*lead, cols // 16), dtype=torch.uint8, device=device)
-        launch(_rows(x, rows, cols), amax.view(rows), codes.view(rows, cols // 2),
+        launch(laid_out(x, rows, cols), amax.view(rows), codes.view(rows, cols // 2),
                scales.view(rows, cols // 16), err_mode, bound)  # fmt: skip
         return codes, scales.view(torch.float8_e4m3fn), amax
 
@@ -273,16 +274,16 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
         return lambda c, s, g: fos_reference.dequantize(
             c, s, g, e4m3_scale_bound=bound, out_dtype=out_dtype
         )
-    module = _kernel_module()
+    module = kernel_module()
     rows, half_cols = flat_rows(codes.shape), codes.shape[-1]
     n = global_amax.numel()
-    laid_out = (
-        _rows(codes, rows, half_cols),
-        _rows(scales.view(torch.uint8), rows, half_cols // 8).view(torch.float8_e4m3fn),
+    inputs = (
+        laid_out(codes, rows, half_cols),
+        laid_out(scales.view(torch.uint8), rows, half_cols // 8).view(torch.float8_e4m3fn),
         _vec(global_amax, n),
     )
-    verdict = module.can_run_dequantize(*laid_out, e4m3_scale_bound=bound, out_dtype=out_dtype)
-    if _declined(verdict, codes, strict):
+    verdict = module.can_run_dequantize(*inputs, e4m3_scale_bound=bound, out_dtype=out_dtype)
+    if declined(verdict, codes, strict):
         return lambda c, s, g: fos_reference.dequantize(
             c, s, g, e4m3_scale_bound=bound, out_dtype=out_dtype
         )
@@ -291,8 +292,8 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
     def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
         out = dequantize_output(c, out_dtype)
         launch(
-            _rows(c, rows, half_cols),
-            _rows(s.view(torch.uint8), rows, half_cols // 8),
+            laid_out(c, rows, half_cols),
+            laid_out(s.view(torch.uint8), rows, half_cols // 8),
             _vec(g, n),
             out.as_strided((rows, half_cols * 2), (half_cols * 2, 1)),
             bound,
@@ -328,19 +329,19 @@ def _fake_quantize_plan(x, global_amax, block, err_mode, bound, out_dtype, stric
     if decision.path != KERNEL:
         enforce(decision, x, strict)
         return lambda x, g: fos_reference.fake_quantize(x, g, out_dtype=out_dtype, **knobs)
-    module = _kernel_module()
+    module = kernel_module()
     rows, cols = flat_rows(x.shape), x.shape[-1]
     n = global_amax.numel()
     verdict = module.can_run_fake_quantize(
-        _rows(x, rows, cols), _vec(global_amax, n), out_dtype=out_dtype, **knobs
+        laid_out(x, rows, cols), _vec(global_amax, n), out_dtype=out_dtype, **knobs
     )
-    if _declined(verdict, x, strict):
+    if declined(verdict, x, strict):
         return lambda x, g: fos_reference.fake_quantize(x, g, out_dtype=out_dtype, **knobs)
     launch = module.launch_fake_quantize
 
     def run(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
         out = fake_quantize_output(x, out_dtype)
-        launch(_rows(x, rows, cols), _vec(g, n), out.as_strided((rows, cols), (cols, 1)),
+        launch(laid_out(x, rows, cols), _vec(g, n), out.as_strided((rows, cols), (cols, 1)),
                block, err_mode, bound)  # fmt: skip
         return out
 

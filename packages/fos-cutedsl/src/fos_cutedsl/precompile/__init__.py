@@ -23,6 +23,7 @@ import torch
 from .. import check
 from ..api import CACHE, FAKE_QUANTIZE_CACHE
 from ..api_elementwise import AMAX_CACHE, DEQUANTIZE_CACHE, _amax, _dequantize
+from ..api_grouped import GROUPED_AMAX_CACHE, GROUPED_QUANTIZE_CACHE, _grouped
 from ..api_row_amax import ROW_AMAX_CACHE, _row_amax
 from ..cache import CompileCache
 from ..config import FakeQuantizeKey, VariantKey
@@ -53,6 +54,9 @@ if _dequantize is not None:
     register(_dequantize.DequantizeKey, DEQUANTIZE_CACHE, _dequantize.variants)
 if _row_amax is not None:
     register(_row_amax.RowAmaxKey, ROW_AMAX_CACHE, _row_amax.variants)
+if _grouped is not None:
+    register(_grouped.GroupedQuantizeKey, GROUPED_QUANTIZE_CACHE, _grouped.quantize_variants)
+    register(_grouped.GroupedAmaxKey, GROUPED_AMAX_CACHE, _grouped.amax_variants)
 
 
 class Result(NamedTuple):

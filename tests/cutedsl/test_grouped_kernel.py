@@ -1,0 +1,275 @@
+"""Contract: ``fos_cutedsl.quantize_grouped`` (1x16, 16x16) and ``nan_amax_grouped`` give the
+bits of ``fos_reference.quantize_grouped`` and ``nan_amax_grouped``, every expert in one launch.
+
+CPU part (any machine with CuTe DSL): grouped variants compile for sm_90a and sm_100a
+and pass ``check.audit_ptx`` (the quantize) or read 16-byte vectors and fold with
+``red.global.max.u32`` (the amax); every variant is registered for ``precompile``;
+``can_run_*`` never raise and say why not (16x16, CPU input, bad arguments).
+
+GPU part (skips without an sm_90+ GPU): every variant (3 dtypes x 2 blocks x 2 error
+modes x 2 bounds x int32/int64 offsets) over every input kind of ``cutedsl_cases.KINDS`` and
+splits with empty experts, one expert owning every row, offsets that are no multiple
+of a CTA's rows and 256 experts (16x16: the same splits in units of 16 rows); every
+output byte is poisoned first. A CUDA graph
+captured once is replayed with new offsets and new data.
+"""
+
+from __future__ import annotations
+
+import itertools
+import zlib
+
+import pytest
+import torch
+from cutedsl_cases import DTYPES, ERR_MODES, KINDS, Variant, make_case
+from cutedsl_gpu import skip_reason
+
+import fos_cutedsl
+import fos_reference
+
+REASON = skip_reason()
+gpu = pytest.mark.skipif(bool(REASON), reason=REASON)
+POISON = 0xAB
+
+
+def _skewed(rows: int, experts: int, seed: int) -> list[int]:
+    """Offsets of a skewed split: about a third of the experts empty, the rest uneven."""
+    gen = torch.Generator().manual_seed(seed)
+    weights = torch.rand(experts, generator=gen) ** 4
+    weights[torch.rand(experts, generator=gen) < 0.35] = 0
+    weights[0] += 1e-3  # at least one expert owns rows
+    counts = torch.floor(weights / weights.sum() * rows).long()
+    counts[int(torch.argmax(weights))] += rows - int(counts.sum())
+    return [0, *torch.cumsum(counts, 0).tolist()]
+
+
+# (rows, offsets): one row; empty experts around one that owns everything; splits that are
+# no multiple of a CTA's 4 or 16 rows; 64 and 256 experts, skewed.
+SPLITS = [
+    (1, [0, 1]),
+    (37, [0, 0, 37, 37]),
+    (100, [0, 3, 3, 50, 51, 100]),
+    (203, _skewed(203, 64, 1)),
+    (611, _skewed(611, 256, 2)),
+]
+
+
+def _expert_amax(g: torch.Tensor, offsets: list[int]) -> torch.Tensor:
+    """Each expert's global amax: the case's amax of its first row (1.0 for an empty one)."""
+    one = torch.ones((), device=g.device)
+    values = [g[lo] if hi > lo else one for lo, hi in itertools.pairwise(offsets)]
+    return torch.stack(values).to(torch.float32)
+
+
+def _poisoned_quantize(x, offsets, gamax, block, err_mode, bound):
+    rows, cols = x.shape
+    codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device=x.device)
+    scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device=x.device)
+    fos_cutedsl.launch_quantize_grouped(x, offsets, gamax, codes, scales, block, err_mode, bound)
+    return codes, scales
+
+
+def _poisoned_amax(x, offsets):
+    out = torch.full(((offsets.shape[0] - 1) * 4,), POISON, dtype=torch.uint8, device=x.device)
+    out = out.view(torch.float32)
+    fos_cutedsl.launch_nan_amax_grouped(x, offsets, out)
+    return out
+
+
+# ======== CPU: compile and audit
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+@pytest.mark.parametrize(
+    ("dtype", "err_mode", "bound", "offsets"),
+    [("bfloat16", "mae", 256, "int32"), ("float32", "mse", 448, "int64")],
+)
+@pytest.mark.parametrize("block", ["1x16", "16x16"])
+def test_quantize_variant_compiles_clean(dtype, block, err_mode, bound, offsets, arch, tmp_path):
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.check import audit_ptx
+    from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize
+
+    key = GroupedQuantizeKey(dtype, block, err_mode, bound, offsets, arch)
+    fn = compile_grouped_quantize(key, extra_options=f"--keep-ptx --dump-dir {tmp_path}")
+    failures, counts = audit_ptx(fn.__ptx__, arch)
+    assert failures == [], (failures, counts)
+    assert counts["ld.v4"] > 0, counts
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+@pytest.mark.parametrize(("dtype", "offsets"), [("bfloat16", "int64"), ("float32", "int32")])
+def test_amax_variant_compiles_clean(dtype, offsets, arch, tmp_path):
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.grouped import GroupedAmaxKey, compile_grouped_amax
+
+    fn = compile_grouped_amax(
+        GroupedAmaxKey(dtype, offsets, arch), extra_options=f"--keep-ptx --dump-dir {tmp_path}"
+    )
+    ptx = fn.__ptx__
+    assert "ld.global.v4" in ptx
+    assert "red.relaxed.gpu.global.max.u32" in ptx
+    assert "max.NaN" not in ptx
+
+
+def test_every_variant_is_registered_for_precompile():
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.grouped import (
+        GroupedAmaxKey,
+        GroupedQuantizeKey,
+        amax_variants,
+        quantize_variants,
+    )
+    from fos_cutedsl.precompile import FAMILIES
+
+    assert FAMILIES[GroupedQuantizeKey].cache is fos_cutedsl.GROUPED_QUANTIZE_CACHE
+    assert FAMILIES[GroupedAmaxKey].cache is fos_cutedsl.GROUPED_AMAX_CACHE
+    assert len(quantize_variants("sm_90a")) == 48 and len(amax_variants("sm_90a")) == 6
+    assert {"quantize_grouped", "nan_amax_grouped"} <= fos_cutedsl.KERNELS
+
+
+def test_cannot_run_says_why_on_cpu():
+    x, offsets, gamax = torch.zeros(32, 32), torch.tensor([0, 16, 32]), torch.ones(2)
+    ok, why = fos_cutedsl.can_run_quantize_grouped(x, offsets, gamax)
+    assert not ok and ("CUDA" in why or "CuTe DSL" in why)
+    ok, why = fos_cutedsl.can_run_nan_amax_grouped(x, offsets)
+    assert not ok and ("CUDA" in why or "CuTe DSL" in why)
+    with pytest.raises(RuntimeError, match="cannot run"):
+        fos_cutedsl.quantize_grouped(x, offsets, gamax)
+    with pytest.raises(RuntimeError, match="cannot run"):
+        fos_cutedsl.nan_amax_grouped(x, offsets)
+
+
+@pytest.mark.parametrize(
+    ("offsets", "gamax", "error"),
+    [
+        (torch.tensor([0.0, 32.0]), torch.ones(1), TypeError),  # float offsets
+        (torch.tensor([0, 16, 32]), torch.ones(3), ValueError),  # amax of the wrong length
+        (torch.tensor([[0, 32]]), torch.ones(1), ValueError),  # 2-D offsets
+        (torch.tensor([0]), torch.ones(0), ValueError),  # no expert for 32 rows
+        (torch.tensor([0, 32]), torch.ones(1, dtype=torch.float16), TypeError),
+    ],
+)
+def test_invalid_arguments(offsets, gamax, error):
+    x = torch.zeros(32, 32)
+    ok, why = fos_cutedsl.can_run_quantize_grouped(x, offsets, gamax)
+    assert not ok and why.startswith("invalid arguments")
+    with pytest.raises(error):
+        fos_cutedsl.quantize_grouped(x, offsets, gamax)
+
+
+def test_16x16_needs_whole_tile_rows():
+    x = torch.zeros(24, 32)
+    ok, why = fos_cutedsl.can_run_quantize_grouped(x, torch.tensor([0, 24]), torch.ones(1),
+                                                   block="16x16")  # fmt: skip
+    assert not ok and why.startswith("invalid arguments")
+
+
+# ======== GPU: bitwise parity
+
+
+@gpu
+@pytest.mark.parametrize("offset_dtype", [torch.int32, torch.int64], ids=str)
+@pytest.mark.parametrize("bound", [256, 448])
+@pytest.mark.parametrize("err_mode", ERR_MODES)
+@pytest.mark.parametrize("block", ["1x16", "16x16"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_quantize_bitwise_parity(dtype, block, err_mode, bound, offset_dtype):
+    variant = Variant(dtype, "1x16", True, err_mode, bound)
+    unit = 16 if block == "16x16" else 1  # 16x16: splits in whole tile rows
+    for kind in KINDS:
+        for i, (rows, split) in enumerate(SPLITS):
+            seed = zlib.crc32(f"grouped/{variant}/{block}/{kind}/{i}".encode())
+            cols = (16, 272, 2048)[i % 3]
+            rows, split = rows * unit, [o * unit for o in split]
+            x, g = make_case(kind, variant, rows, cols, seed, "cuda")
+            offsets = torch.tensor(split, dtype=offset_dtype, device="cuda")
+            gamax = _expert_amax(g, split)
+            want = fos_reference.quantize_grouped(
+                x, offsets, gamax, block=block, err_mode=err_mode, e4m3_scale_bound=bound
+            )
+            codes, scales = _poisoned_quantize(x, offsets, gamax, block, err_mode, bound)
+            where = f"{variant} {kind} split {i} ({rows}x{cols}, {len(split) - 1} experts)"
+            assert torch.equal(codes, want[0]), f"{where}: codes"
+            assert torch.equal(scales, want[1].view(torch.uint8)), f"{where}: scales"
+
+
+@gpu
+@pytest.mark.parametrize("offset_dtype", [torch.int32, torch.int64], ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_amax_bitwise_parity(dtype, offset_dtype):
+    variant = Variant(dtype, "1x16", True, "mae", 256)
+    for kind in KINDS:
+        for i, (rows, split) in enumerate(SPLITS):
+            seed = zlib.crc32(f"grouped_amax/{dtype}/{kind}/{i}".encode())
+            cols = (16, 272, 2064)[i % 3]  # whole groups: make_case's unit
+            x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
+            offsets = torch.tensor(split, dtype=offset_dtype, device="cuda")
+            want = fos_reference.nan_amax_grouped(x, offsets)
+            got = _poisoned_amax(x, offsets)
+            assert torch.equal(got.view(torch.int32), want.view(torch.int32)), (kind, i)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_amax_special_rows(dtype):
+    """All-NaN, -0, Inf and huge rows, each in its own expert and together in one."""
+    x = torch.randn(9, 64).to(dtype)
+    x[0] = float("nan")
+    x[1] = -0.0
+    x[2, 7] = float("inf")
+    x[3] = torch.finfo(dtype).max
+    x[4, ::2] = float("nan")
+    x = x.cuda()
+    for split in ([0, 1, 2, 3, 4, 5, 9], [0, 0, 9], [0, 2, 2, 9]):
+        offsets = torch.tensor(split, device="cuda")
+        want = fos_reference.nan_amax_grouped(x, offsets)
+        got = fos_cutedsl.nan_amax_grouped(x, offsets)
+        assert torch.equal(got.view(torch.int32), want.view(torch.int32)), split
+
+
+@gpu
+def test_graph_replay_with_new_offsets():
+    """One capture; replays with other splits (same E) and new data match the reference."""
+    rows, cols, experts = 96, 256, 6
+    x = torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16)
+    offsets = torch.tensor([0, 16, 16, 40, 41, 80, 96], device="cuda", dtype=torch.int32)
+    gamax = torch.empty(experts, device="cuda")
+    codes = torch.empty(rows, cols // 2, dtype=torch.uint8, device="cuda")
+    scales = torch.empty(rows, cols // 16, dtype=torch.uint8, device="cuda")
+
+    def step():
+        fos_cutedsl.launch_nan_amax_grouped(x, offsets, gamax)
+        fos_cutedsl.launch_quantize_grouped(x, offsets, gamax, codes, scales, "1x16", "mae", 256)
+
+    step()  # compile outside the capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        step()
+    for split in ([0, 0, 0, 96, 96, 96, 96], [0, 1, 2, 3, 5, 8, 96], [0, 50, 60, 70, 80, 90, 96]):
+        offsets.copy_(torch.tensor(split, device="cuda", dtype=torch.int32))
+        x.copy_(torch.randn(rows, cols, device="cuda") * 3)
+        codes.fill_(POISON)
+        scales.fill_(POISON)
+        graph.replay()
+        want_amax = fos_reference.nan_amax_grouped(x, offsets)
+        want = fos_reference.quantize_grouped(x, offsets, want_amax)
+        assert torch.equal(gamax.view(torch.int32), want_amax.view(torch.int32)), split
+        assert torch.equal(codes, want[0]), split
+        assert torch.equal(scales, want[1].view(torch.uint8)), split
+
+
+@gpu
+def test_cannot_run_says_why_on_the_gpu():
+    x = torch.zeros(32, 64, device="cuda").t()  # (64, 32), not contiguous
+    offsets, gamax = torch.tensor([0, 64], device="cuda"), torch.ones(1, device="cuda")
+    ok, why = fos_cutedsl.can_run_quantize_grouped(x, offsets, gamax)
+    assert not ok and "contiguous" in why
+    x = torch.zeros(64, 32, device="cuda")
+    strided = torch.ones(4, device="cuda")[::2]
+    ok, why = fos_cutedsl.can_run_quantize_grouped(x, torch.tensor([0, 1, 64], device="cuda"),
+                                                   strided)  # fmt: skip
+    assert not ok and "contiguous" in why
+    assert fos_cutedsl.can_run_quantize_grouped(x, offsets, gamax)[0]
+    assert fos_cutedsl.can_run_nan_amax_grouped(x, offsets)[0]

@@ -263,6 +263,12 @@ def launch_bounds(cfg: QuantizeConfig) -> dict:
     }
 
 
+def launch(cfg: QuantizeConfig, kernel, grid, stream) -> None:
+    """Launch a quantize kernel call: ``cfg``'s threads, shared memory and launch bounds."""
+    kernel.launch(grid=grid, block=[cfg.threads, 1, 1], smem=cfg.smem_bytes, stream=stream,
+                  **launch_bounds(cfg))  # fmt: skip
+
+
 def compile_options(arch: str, ptxas_opt: int = 3, extra: str = "") -> str:
     """The CuTe DSL options of every kernel: TVM-FFI calling, the arch, ptxas's level
     (3, ptxas's own default, adds no flag) and the caller's ``extra`` options."""

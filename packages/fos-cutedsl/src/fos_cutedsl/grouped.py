@@ -28,7 +28,7 @@ from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8
 
 from .amax import DTYPES, AmaxConfig, per_row
-from .config import GROUP, QuantizeConfig, compile_options, launch_bounds
+from .config import GROUP, QuantizeConfig, compile_options, launch
 from .offsets import RowAmax
 from .rowwise import QuantizeKernel, quantize_groups
 from .tile import TileKernel, quantize_tiles
@@ -56,28 +56,24 @@ class GroupedAmaxKey(NamedTuple):
     arch: str
 
 
-class GroupedQuantizeKernel(QuantizeKernel):
-    """``rowwise.QuantizeKernel`` (row-scaled 1x16) called as ``(x, amax (E,), offsets,
-    codes, scales, stream)``."""
+class _GroupedEntry:
+    """The grouped entry point of a quantize kernel class: called as ``(x, amax (E,),
+    offsets, codes, scales, stream)``, it runs the class's ``grid`` and its kernel body
+    (``body``) under ``RowAmax(amax, offsets)``."""
 
     @cute.jit
     def __call__(
         self,
-        mX: cute.Tensor,  # (T, C) bf16/f16/f32, row-major
+        mX: cute.Tensor,  # (T, C) bf16/f16/f32, row-major (16x16: T % 16 == 0)
         mAmax: cute.Tensor,  # (E,) float32
-        mOffsets: cute.Tensor,  # (E + 1,) int32 or int64
+        mOffsets: cute.Tensor,  # (E + 1,) int32 or int64 (16x16: multiples of 16)
         mCodes: cute.Tensor,  # (T, C/2) uint8
         mScales: cute.Tensor,  # (T, C/16) uint8
         stream: CUstream,
     ):
-        groups_per_row, total, grid = self.grid(mX)
-        self.grouped_kernel(mX, mAmax, mOffsets, mCodes, mScales, groups_per_row, total).launch(
-            grid=grid,
-            block=[self.cfg.threads, 1, 1],
-            smem=self.cfg.smem_bytes,
-            stream=stream,
-            **launch_bounds(self.cfg),
-        )
+        first, second, grid = self.grid(mX)
+        kernel = self.grouped_kernel(mX, mAmax, mOffsets, mCodes, mScales, first, second)
+        launch(self.cfg, kernel, grid, stream)
 
     @cute.kernel
     def grouped_kernel(
@@ -87,53 +83,28 @@ class GroupedQuantizeKernel(QuantizeKernel):
         mOffsets: cute.Tensor,
         mCodes: cute.Tensor,
         mScales: cute.Tensor,
-        groups_per_row: Int64,
-        total: Int64,
+        first: Int64,
+        second: Int64,
     ):
         amax = RowAmax(mAmax, mOffsets)
-        quantize_groups(self.cfg, mX, amax, mCodes, mScales, groups_per_row, total)
+        self.body(self.cfg, mX, amax, mCodes, mScales, first, second)
 
 
-class GroupedTileKernel(TileKernel):
-    """``tile.TileKernel`` (16x16, one tile row per CTA) called as ``(x, amax (E,), offsets,
-    codes, scales, stream)``."""
+class GroupedQuantizeKernel(_GroupedEntry, QuantizeKernel):
+    """``rowwise.QuantizeKernel`` (row-scaled 1x16), grouped."""
+
+    def __init__(self, config: QuantizeConfig):
+        super().__init__(config)
+        self.body = quantize_groups  # (groups per row, groups)
+
+
+class GroupedTileKernel(_GroupedEntry, TileKernel):
+    """``tile.TileKernel`` (16x16, one tile row per CTA), grouped."""
 
     def __init__(self, config: QuantizeConfig):
         assert config.groups_per_thread == 1, "one tile row per CTA: one expert per CTA"
         super().__init__(config)
-
-    @cute.jit
-    def __call__(
-        self,
-        mX: cute.Tensor,  # (T, C), T % 16 == 0
-        mAmax: cute.Tensor,  # (E,) float32
-        mOffsets: cute.Tensor,  # (E + 1,), multiples of 16
-        mCodes: cute.Tensor,
-        mScales: cute.Tensor,
-        stream: CUstream,
-    ):
-        tile_rows, tile_cols, grid = self.grid(mX)
-        self.grouped_kernel(mX, mAmax, mOffsets, mCodes, mScales, tile_rows, tile_cols).launch(
-            grid=grid,
-            block=[self.cfg.threads, 1, 1],
-            smem=self.cfg.smem_bytes,
-            stream=stream,
-            **launch_bounds(self.cfg),
-        )
-
-    @cute.kernel
-    def grouped_kernel(
-        self,
-        mX: cute.Tensor,
-        mAmax: cute.Tensor,
-        mOffsets: cute.Tensor,
-        mCodes: cute.Tensor,
-        mScales: cute.Tensor,
-        tile_rows: Int64,
-        tile_cols: Int64,
-    ):
-        amax = RowAmax(mAmax, mOffsets)
-        quantize_tiles(self.cfg, mX, amax, mCodes, mScales, tile_rows, tile_cols)
+        self.body = quantize_tiles  # (tile rows, tile columns)
 
 
 class GroupedAmaxKernel:

@@ -30,7 +30,7 @@ from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64
 
 from .choice import choice_margin, global_scale
-from .config import GROUP, QuantizeConfig, launch_bounds
+from .config import GROUP, QuantizeConfig, launch
 from .fake import store_fake_group
 from .group import (
     build_row_entry,
@@ -63,13 +63,8 @@ class QuantizeKernel:
         stream: CUstream,
     ):
         groups_per_row, total, grid = self.grid(mX)
-        self.kernel(mX, mAmax, mCodes, mScales, groups_per_row, total).launch(
-            grid=grid,
-            block=[self.cfg.threads, 1, 1],
-            smem=self.cfg.smem_bytes,
-            stream=stream,
-            **launch_bounds(self.cfg),
-        )
+        launch(self.cfg, self.kernel(mX, mAmax, mCodes, mScales, groups_per_row, total), grid,
+               stream)  # fmt: skip
 
     def grid(self, mX: cute.Tensor):
         """(groups per row, groups, the launch grid) of ``mX``."""

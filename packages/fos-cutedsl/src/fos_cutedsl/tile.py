@@ -57,7 +57,7 @@ from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from .choice import choice_margin, choose_by_bound, fast_path_fails, global_scale
-from .config import GROUP, TABLE, QuantizeConfig, launch_bounds
+from .config import GROUP, TABLE, QuantizeConfig, launch
 from .e2m1 import e2m1_round_magic, with_signs
 from .fake import store_fake_rows
 from .group import (
@@ -122,13 +122,8 @@ class TileKernel:
         stream: CUstream,
     ):
         tile_rows, tile_cols, grid = self.grid(mX)
-        self.kernel(mX, mAmax, mCodes, mScales, tile_rows, tile_cols).launch(
-            grid=grid,
-            block=[self.cfg.threads, 1, 1],
-            smem=self.cfg.smem_bytes,
-            stream=stream,
-            **launch_bounds(self.cfg),
-        )
+        launch(self.cfg, self.kernel(mX, mAmax, mCodes, mScales, tile_rows, tile_cols), grid,
+               stream)  # fmt: skip
 
     def grid(self, mX: cute.Tensor):
         """(tile rows, tile columns, the launch grid) of ``mX``."""

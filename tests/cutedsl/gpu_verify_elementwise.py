@@ -13,6 +13,10 @@ Stages (all by default):
 * ``row_amax``: ``launch_quantize_row_amax`` for every dtype x err x bound x
   ``cutedsl_cases`` input kind x shape: the row amax, codes and scales bits
   against ``nan_amax(x, dim=1)`` and ``quantize`` under it (all outputs poisoned).
+* ``grouped``: ``launch_quantize_grouped`` (every dtype x block x err x bound x
+  int32/int64 offsets) and ``launch_nan_amax_grouped`` over every input kind
+  and ``grouped_cases.SPLITS`` (16x16: in units of 16 rows), outputs poisoned,
+  against ``fos_reference.quantize_grouped`` / ``nan_amax_grouped``.
 * ``large``: per-tensor and per-row amax of a 2^31 + 2^20 element bf16 input
   and a dequantize to a 2^31-element bf16 output, checked in row chunks
   (skipped, and reported as such, without the memory).
@@ -44,6 +48,7 @@ from elementwise_cases import (
     reference_amax_chunked,
     same_f32_bits,
 )
+from grouped_cases import SPLITS, expert_amax, poisoned_amax, poisoned_quantize
 from verify_stages import main as run_stages
 
 import fos_cutedsl
@@ -128,6 +133,38 @@ def stage_row_amax(failures: list[str]) -> int:
     return cases
 
 
+def stage_grouped(failures: list[str]) -> int:
+    cases = 0
+    knobs = itertools.product(AMAX_DTYPES, ("1x16", "16x16"), ("mae", "mse"), BOUNDS)
+    for (dtype, block, err_mode, bound), offset_dtype in itertools.product(
+        knobs, (torch.int32, torch.int64)
+    ):
+        variant = Variant(dtype, "1x16", True, err_mode, bound)
+        unit = 16 if block == "16x16" else 1
+        for kind in KINDS:
+            for i, (rows, split) in enumerate(SPLITS):
+                rows, split = rows * unit, [o * unit for o in split]
+                seed = zlib.crc32(f"verify_grouped/{variant}/{block}/{kind}/{i}".encode())
+                x, g = make_case(kind, variant, rows, (16, 272, 2064)[i % 3], seed, "cuda")
+                offsets = torch.tensor(split, dtype=offset_dtype, device="cuda")
+                gamax = expert_amax(g, split)
+                want = fos_reference.quantize_grouped(
+                    x, offsets, gamax, block=block, err_mode=err_mode, e4m3_scale_bound=bound
+                )
+                codes, scales = poisoned_quantize(x, offsets, gamax, block, err_mode, bound)
+                cases += 1
+                scales_u8 = want[1].view(torch.uint8)
+                same = torch.equal(codes, want[0]) and torch.equal(scales, scales_u8)
+                if not same:
+                    failures.append(f"grouped {variant} {block} {offset_dtype} {kind} split {i}")
+                if block == "1x16" and err_mode == "mae" and bound == 256:
+                    got = poisoned_amax(x, offsets)
+                    cases += 1
+                    if not same_f32_bits(got, fos_reference.nan_amax_grouped(x, offsets)):
+                        failures.append(f"grouped amax {dtype} {offset_dtype} {kind} split {i}")
+    return cases
+
+
 def stage_dequantize(failures: list[str]) -> int:
     cases = 0
     for out_dtype in OUT_DTYPES:
@@ -188,6 +225,7 @@ def main() -> int:
         "amax_fuzz": lambda failures, _: stage_amax_fuzz(failures),
         "dequantize": lambda failures, _: stage_dequantize(failures),
         "row_amax": lambda failures, _: stage_row_amax(failures),
+        "grouped": lambda failures, _: stage_grouped(failures),
         "large": stage_large,
     }
     return run_stages(__doc__.splitlines()[0], "gpu_verify_elementwise.json", stages)

@@ -16,64 +16,19 @@ captured once is replayed with new offsets and new data.
 
 from __future__ import annotations
 
-import itertools
 import zlib
 
 import pytest
 import torch
 from cutedsl_cases import DTYPES, ERR_MODES, KINDS, Variant, make_case
 from cutedsl_gpu import skip_reason
+from grouped_cases import POISON, SPLITS, expert_amax, poisoned_amax, poisoned_quantize
 
 import fos_cutedsl
 import fos_reference
 
 REASON = skip_reason()
 gpu = pytest.mark.skipif(bool(REASON), reason=REASON)
-POISON = 0xAB
-
-
-def _skewed(rows: int, experts: int, seed: int) -> list[int]:
-    """Offsets of a skewed split: about a third of the experts empty, the rest uneven."""
-    gen = torch.Generator().manual_seed(seed)
-    weights = torch.rand(experts, generator=gen) ** 4
-    weights[torch.rand(experts, generator=gen) < 0.35] = 0
-    weights[0] += 1e-3  # at least one expert owns rows
-    counts = torch.floor(weights / weights.sum() * rows).long()
-    counts[int(torch.argmax(weights))] += rows - int(counts.sum())
-    return [0, *torch.cumsum(counts, 0).tolist()]
-
-
-# (rows, offsets): one row; empty experts around one that owns everything; splits that are
-# no multiple of a CTA's 4 or 16 rows; 64 and 256 experts, skewed.
-SPLITS = [
-    (1, [0, 1]),
-    (37, [0, 0, 37, 37]),
-    (100, [0, 3, 3, 50, 51, 100]),
-    (203, _skewed(203, 64, 1)),
-    (611, _skewed(611, 256, 2)),
-]
-
-
-def _expert_amax(g: torch.Tensor, offsets: list[int]) -> torch.Tensor:
-    """Each expert's global amax: the case's amax of its first row (1.0 for an empty one)."""
-    one = torch.ones((), device=g.device)
-    values = [g[lo] if hi > lo else one for lo, hi in itertools.pairwise(offsets)]
-    return torch.stack(values).to(torch.float32)
-
-
-def _poisoned_quantize(x, offsets, gamax, block, err_mode, bound):
-    rows, cols = x.shape
-    codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device=x.device)
-    scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device=x.device)
-    fos_cutedsl.launch_quantize_grouped(x, offsets, gamax, codes, scales, block, err_mode, bound)
-    return codes, scales
-
-
-def _poisoned_amax(x, offsets):
-    out = torch.full(((offsets.shape[0] - 1) * 4,), POISON, dtype=torch.uint8, device=x.device)
-    out = out.view(torch.float32)
-    fos_cutedsl.launch_nan_amax_grouped(x, offsets, out)
-    return out
 
 
 # ======== CPU: compile and audit
@@ -184,11 +139,11 @@ def test_quantize_bitwise_parity(dtype, block, err_mode, bound, offset_dtype):
             rows, split = rows * unit, [o * unit for o in split]
             x, g = make_case(kind, variant, rows, cols, seed, "cuda")
             offsets = torch.tensor(split, dtype=offset_dtype, device="cuda")
-            gamax = _expert_amax(g, split)
+            gamax = expert_amax(g, split)
             want = fos_reference.quantize_grouped(
                 x, offsets, gamax, block=block, err_mode=err_mode, e4m3_scale_bound=bound
             )
-            codes, scales = _poisoned_quantize(x, offsets, gamax, block, err_mode, bound)
+            codes, scales = poisoned_quantize(x, offsets, gamax, block, err_mode, bound)
             where = f"{variant} {kind} split {i} ({rows}x{cols}, {len(split) - 1} experts)"
             assert torch.equal(codes, want[0]), f"{where}: codes"
             assert torch.equal(scales, want[1].view(torch.uint8)), f"{where}: scales"
@@ -206,7 +161,7 @@ def test_amax_bitwise_parity(dtype, offset_dtype):
             x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
             offsets = torch.tensor(split, dtype=offset_dtype, device="cuda")
             want = fos_reference.nan_amax_grouped(x, offsets)
-            got = _poisoned_amax(x, offsets)
+            got = poisoned_amax(x, offsets)
             assert torch.equal(got.view(torch.int32), want.view(torch.int32)), (kind, i)
 
 

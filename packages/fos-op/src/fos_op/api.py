@@ -28,6 +28,15 @@ def _strict(strict: bool | None) -> bool:
     return strict_from_env() if strict is None else bool(strict)
 
 
+def _strict_amax(x: torch.Tensor, global_amax: torch.Tensor | None) -> torch.Tensor:
+    """Strict mode, an op that computes the amax when none is given: enforce that amax's
+    path, and return an amax (or a 0-d stand-in) for the op's own checks."""
+    if global_amax is not None:
+        return global_amax
+    enforce(impl.resolve_nan_amax(x, None)[0], x, True)
+    return x.new_empty((), dtype=torch.float32)
+
+
 def nan_amax(x: torch.Tensor, dim: int | None = None, *, strict: bool | None = None):
     """``fos_reference.nan_amax``'s signature and bits: 0-d (``dim=None``) or per row (-1)."""
     strict = _strict(strict)
@@ -134,11 +143,7 @@ def fake_quantize(
             x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict
         )
     if strict:
-        if global_amax is None:
-            enforce(impl.resolve_nan_amax(x, None)[0], x, True)
-            check_amax = x.new_empty((), dtype=torch.float32)
-        else:
-            check_amax = global_amax
+        check_amax = _strict_amax(x, global_amax)
         decision = impl.resolve_fake_quantize(
             x, check_amax, block, err_mode, e4m3_scale_bound, out_dtype
         )
@@ -379,11 +384,7 @@ def fake_quantize_columnwise(
         return layouts.fake_quantize_columnwise(x, global_amax, block, err_mode,
                                                 e4m3_scale_bound, out_dtype, strict)  # fmt: skip
     if strict:
-        if global_amax is None:
-            enforce(impl.resolve_nan_amax(x, None)[0], x, True)
-            check_amax = x.new_empty((), dtype=torch.float32)
-        else:
-            check_amax = global_amax
+        check_amax = _strict_amax(x, global_amax)
         decision = layouts.resolve_fake_quantize_columnwise(
             x, check_amax, block, err_mode, e4m3_scale_bound, out_dtype
         )

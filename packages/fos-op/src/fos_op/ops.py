@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import torch
 
-from fos_reference.validation import check_nan_amax_args
+from fos_reference.validation import check_nan_amax_args, check_swizzle_args, check_unswizzle_args
 
-from . import grouped, impl
+from . import grouped, impl, layouts
 from .dispatch import strict_from_env
 from .shapes import amax_output, dequantize_output, fake_quantize_output, quantize_outputs
 
@@ -195,10 +195,6 @@ def _quantize_stacked_fake(w, global_amax, block, err_mode, e4m3_scale_bound):
 
 
 # --------------------------------------------------------------------------- layouts (issue 26)
-
-from fos_reference.validation import check_swizzle_args, check_unswizzle_args  # noqa: E402
-
-from . import layouts  # noqa: E402
 
 
 @torch.library.custom_op(

@@ -334,6 +334,9 @@ def test_layouts_graph_capture_and_replay(monkeypatch, force_reference):
         "both swizzled": lambda: tuple(
             fos_op.quantize_rowwise_columnwise(x, gamax, swizzle=True, block="16x16")[:4]
         ),
+        "both swizzled 1x16": lambda: tuple(
+            fos_op.quantize_rowwise_columnwise(x, gamax, swizzle=True, err_mode="mse")[:4]
+        ),
         "columnwise": lambda: fos_op.quantize_columnwise(x, gamax, err_mode="mse"),
         "fake columnwise": lambda: fos_op.fake_quantize_columnwise(x, gamax),
         "swizzle": lambda: fos_op.swizzle_scales(fos_op.quantize(x, gamax)[1]),
@@ -349,6 +352,15 @@ def test_layouts_graph_capture_and_replay(monkeypatch, force_reference):
                 (
                     *fos_reference.quantize(x, gamax, block="16x16"),
                     *fos_reference.quantize_columnwise(x, gamax, block="16x16"),
+                )
+            )
+        ),
+        "both swizzled 1x16": lambda: tuple(
+            t if i % 2 == 0 else fos_reference.swizzle_scales(t)
+            for i, t in enumerate(
+                (
+                    *fos_reference.quantize(x, gamax, err_mode="mse"),
+                    *fos_reference.quantize_columnwise(x, gamax, err_mode="mse"),
                 )
             )
         ),

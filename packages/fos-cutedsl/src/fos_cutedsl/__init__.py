@@ -10,8 +10,10 @@ callers such as ``fos_op`` that have checked already):
 - ``nan_amax`` and ``dequantize``: the elementwise kernels (``api_elementwise``);
 - ``quantize_row_amax``: row-scaled quantize that finds each row's amax in the
   same read of x and returns it with the codes and scales (``api_row_amax``);
-- ``quantize_grouped`` (1x16) and ``nan_amax_grouped``: every expert of a
-  mixture-of-experts tensor in one launch, offsets on the device (``api_grouped``).
+- ``quantize_grouped`` (1x16 and 16x16) and ``nan_amax_grouped``: every expert of a
+  mixture-of-experts tensor in one launch, offsets on the device (``api_grouped``);
+- ``quantize_rowwise_columnwise``: rowwise and/or columnwise (x^T) 1x16 codes and
+  scales from one read of x, the scales optionally swizzled (``api_dual``).
 
 Compiled variants are kept on disk across processes (``disk_cache``);
 ``precompile`` fills that cache ahead of a job.
@@ -27,6 +29,13 @@ from .api import (
     launch_fake_quantize,
     quantize,
     quantize_launcher,
+)
+from .api_dual import (
+    DUAL_CACHE,
+    can_run_quantize_rowwise_columnwise,
+    launch_quantize_rowwise_columnwise,
+    quantize_rowwise_columnwise,
+    rowwise_columnwise_buffers,
 )
 from .api_elementwise import (
     AMAX_CACHE,
@@ -69,15 +78,17 @@ KERNELS = frozenset(
         "quantize_row_amax",
         "quantize_grouped",
         "nan_amax_grouped",
+        "quantize_rowwise_columnwise",
     }
 )
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 __all__ = [
     "AMAX_CACHE",
     "CACHE",
     "DEQUANTIZE_CACHE",
+    "DUAL_CACHE",
     "FAKE_QUANTIZE_CACHE",
     "GROUPED_AMAX_CACHE",
     "GROUPED_QUANTIZE_CACHE",
@@ -95,6 +106,7 @@ __all__ = [
     "can_run_nan_amax_grouped",
     "can_run_quantize_grouped",
     "can_run_quantize_row_amax",
+    "can_run_quantize_rowwise_columnwise",
     "dequantize",
     "fake_quantize",
     "launch",
@@ -104,6 +116,7 @@ __all__ = [
     "launch_nan_amax_grouped",
     "launch_quantize_grouped",
     "launch_quantize_row_amax",
+    "launch_quantize_rowwise_columnwise",
     "nan_amax",
     "nan_amax_grouped",
     "precompile",
@@ -111,4 +124,6 @@ __all__ = [
     "quantize_grouped",
     "quantize_launcher",
     "quantize_row_amax",
+    "quantize_rowwise_columnwise",
+    "rowwise_columnwise_buffers",
 ]

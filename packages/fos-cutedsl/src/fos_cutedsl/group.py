@@ -276,12 +276,15 @@ def _row_candidate(cfg, mantissas, i, f, zero_inv):
 
 
 @cute.jit
-def fast_group(cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes, mScales):
+def fast_group(
+    cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes, mScales, scale_at=None
+):
     """One 1x16 group through the fast path (steps 1-8), its codes and scale stored
     if ``in_range``; returns 1 where the group needs the exact path.
 
     ``consts`` is ``(gamax, s, margin)``; row-scaled reads them from ``table``, at
-    the row of the thread's ``k``-th group.
+    the row of the thread's ``k``-th group. The scale byte goes to ``scale_at``
+    (None: byte ``t``, the plain layout).
     """
     gamax, s, margin = consts[:3]  # fake-quantize: consts[3] is RN(1 / D)
     x = _unpack(cfg, words)
@@ -347,7 +350,7 @@ def fast_group(cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes,
             f = pick_f32(pick4, f4, f6)  # the chosen scale byte's value
             store_fake_group(cfg, mCodes, t, word0, word1, scale, f, gamax, consts[3])
         else:
-            store_group(mCodes, mScales, t, word0, word1, scale)
+            store_group(mCodes, mScales, t, word0, word1, scale, scale_at)
     # The exact path redoes the group where a shortcut's precondition
     # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
     # the rounding does not saturate) or an error is NaN (a NaN element).
@@ -422,8 +425,9 @@ def sign_nibbles8(cfg, raw):
     return sign_nibbles16(*raw)
 
 
-def store_group(mCodes, mScales, t, word0, word1, scale):
-    """Group ``t``'s 8 code bytes (one 8-byte store) and its scale byte."""
+def store_group(mCodes, mScales, t, word0, word1, scale, scale_at=None):
+    """Group ``t``'s 8 code bytes (one 8-byte store) and its scale byte (at byte
+    ``scale_at`` of ``mScales``; None: byte ``t``)."""
     c_addr = mCodes.iterator.toint() + t * (GROUP // 2)
     c_ptr = cute.make_ptr(Uint32, c_addr, cute.AddressSpace.gmem, assumed_align=8)
     gC = cute.make_tensor(c_ptr, cute.make_layout(2))  # (2,) words = 8 bytes
@@ -431,7 +435,7 @@ def store_group(mCodes, mScales, t, word0, word1, scale):
     rC[0] = Uint32(word0)
     rC[1] = Uint32(word1)
     cute.autovec_copy(rC, gC)
-    s_addr = mScales.iterator.toint() + t
+    s_addr = mScales.iterator.toint() + (t if scale_at is None else scale_at)
     s_ptr = cute.make_ptr(Uint8, s_addr, cute.AddressSpace.gmem, assumed_align=1)
     gS = cute.make_tensor(s_ptr, cute.make_layout(1))
     gS[0] = Uint8(scale & 0xFF)
@@ -455,6 +459,14 @@ def exact_group(cfg, mX, amax, position, s_dec, gamax, d):
     if cutlass.const_expr(cfg.fake):
         return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d), gamax
     return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
+
+
+def exact_words(cfg, words, s_dec, gamax, d):
+    """The group of raw ``words`` entirely as SPEC writes it (per tensor, under ``gamax``
+    and its step-1 inverse ``s_dec``): (two code words, scale byte)."""
+    x = _unpack(cfg, words)
+    pair, f4, f6 = candidate_scales(block_amax(x), global_scale(gamax, d), fast=False)
+    return _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
 
 
 def _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d):

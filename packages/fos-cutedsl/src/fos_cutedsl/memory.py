@@ -85,6 +85,17 @@ def store_shared(addr, value, bits: int, *, loc=None, ip=None) -> None:
 
 
 @dsl_user_op
+def store_shared_vector(addr, words, *, loc=None, ip=None) -> None:
+    """``st.shared.v{n}.u32`` of the 2 or 4 ``words`` at the shared-memory address ``addr``
+    (aligned to ``4 n``)."""
+    n = len(words)
+    regs = ", ".join(f"${k + 1}" for k in range(n))
+    text = f"st.shared.v{n}.u32 [$0], {{{regs}}};"
+    ops = [_i(addr, loc, ip)] + [_i(w, loc, ip) for w in words]
+    _asm(None, ops, text, "r" + ",r" * n, side_effects=True)
+
+
+@dsl_user_op
 def load_shared(addr, bits: int, *, loc=None, ip=None) -> Int32:
     """``ld.shared.u{bits}`` at the shared-memory address ``addr`` (zero-extended)."""
     text = f"ld.shared.u{bits} $0, [$1];"

@@ -322,8 +322,8 @@ def quantize_rowwise_columnwise(
     per-tensor amax; rowwise alone may take a row-scaled one). Bits are those of
     ``fos_reference.quantize(x)`` and ``fos_reference.quantize_columnwise(x)``
     (columnwise: R % 16 == 0), scales swizzled by ``fos_reference.swizzle_scales``
-    when ``swizzle=True``. Today columnwise is the quantize of a transposed copy
-    of x (one-read rowwise + columnwise needs a kernel not written yet).
+    when ``swizzle=True``. On CUDA, 1x16 under a per-tensor amax, one kernel reads
+    x once for both layouts; otherwise columnwise quantizes a transposed copy of x.
     """
     strict = _strict(strict)
     if global_amax is None:

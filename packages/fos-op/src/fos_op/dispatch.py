@@ -34,6 +34,7 @@ OPS = (
     "quantize_row_amax",
     "quantize_grouped",
     "nan_amax_grouped",
+    "quantize_rowwise_columnwise",
 )
 _DEFAULT_KERNELS = frozenset({"quantize"})
 

@@ -4,11 +4,13 @@
   the transposed view ``x.t()``. On CUDA its plan makes one contiguous copy of
   ``x^T`` (the kernel reads rows) and runs the quantize kernel on it: the bits
   of ``fos_reference.quantize_columnwise``, at the cost of an extra read and
-  write of ``x``. Reading ``x`` once for both layouts needs a kernel that is
-  not written yet.
+  write of ``x``.
 * Swizzled scales (SPEC's "Swizzled scales"): ``fos_reference.swizzle_scales``'
   reshapes and permute, which run on CUDA as they are (one copy of the scales).
-* ``quantize_rowwise_columnwise`` composes the two with the rowwise quantize.
+* ``quantize_rowwise_columnwise``: on CUDA, 1x16 under a per-tensor amax, one kernel
+  reads x once and writes either or both layouts, the scales swizzled if asked
+  (``fos_cutedsl.quantize_rowwise_columnwise``); elsewhere it composes the
+  columnwise and swizzle paths above with the rowwise quantize.
 
 Everything reads metadata only: no sync, no host copy, CUDA-graph capturable.
 Output shapes come from the helpers below, shared by the real paths and the fakes.
@@ -30,7 +32,7 @@ from fos_reference.validation import (
 )
 
 from . import impl
-from .dispatch import Decision, decide
+from .dispatch import KERNEL, Decision, decide
 from .impl import _env, _typed
 from .plan import PLANS, tensor_key
 
@@ -183,6 +185,11 @@ def quantize_rowwise_columnwise(x, global_amax, rowwise, columnwise, block, err_
         if not isinstance(swizzle, bool):
             raise TypeError(f"swizzle must be a bool, got {type(swizzle).__name__}")
 
+        one_read = _one_read_plan(x, global_amax, rowwise, columnwise, block, err_mode, bound,
+                                  swizzle)  # fmt: skip
+        if one_read is not None:
+            return one_read
+
         def run(x: torch.Tensor, g: torch.Tensor):
             rc = rs = cc = cs = None
             if rowwise:
@@ -199,3 +206,29 @@ def quantize_rowwise_columnwise(x, global_amax, rowwise, columnwise, block, err_
         return run
 
     return PLANS.get(key, build)(x, global_amax)
+
+
+def _one_read_plan(x, global_amax, rowwise, columnwise, block, err_mode, bound, swizzle):
+    """The one-read kernel's run function (both layouts from one read of x), or None
+    where it does not apply (then the composed path runs, itself on the kernels)."""
+    if decide(x, "quantize_rowwise_columnwise").path != KERNEL:
+        return None
+    module = impl.kernel_module()
+    rows, cols = x.shape
+    ok, _ = module.can_run_quantize_rowwise_columnwise(
+        impl.laid_out(x, rows, cols), impl._vec(global_amax, 1), rowwise=rowwise,
+        columnwise=columnwise, block=block, err_mode=err_mode, e4m3_scale_bound=bound,
+        swizzle=swizzle,
+    )  # fmt: skip
+    if not ok:
+        return None
+    buffers, launch = module.rowwise_columnwise_buffers, module.launch_quantize_rowwise_columnwise
+    f8 = torch.float8_e4m3fn
+
+    def run(x: torch.Tensor, g: torch.Tensor):
+        x2d = impl.laid_out(x, rows, cols)
+        rc, rs, cc, cs = buffers(x2d, rowwise, columnwise, swizzle)
+        launch(x2d, impl._vec(g, 1), rc, rs, cc, cs, err_mode, bound)
+        return rc, None if rs is None else rs.view(f8), cc, None if cs is None else cs.view(f8)
+
+    return run

@@ -22,6 +22,7 @@ import torch
 
 from .. import check
 from ..api import CACHE, FAKE_QUANTIZE_CACHE
+from ..api_dual import DUAL_CACHE, _dual
 from ..api_elementwise import AMAX_CACHE, DEQUANTIZE_CACHE, _amax, _dequantize
 from ..api_grouped import GROUPED_AMAX_CACHE, GROUPED_QUANTIZE_CACHE, _grouped
 from ..api_row_amax import ROW_AMAX_CACHE, _row_amax
@@ -57,6 +58,8 @@ if _row_amax is not None:
 if _grouped is not None:
     register(_grouped.GroupedQuantizeKey, GROUPED_QUANTIZE_CACHE, _grouped.quantize_variants)
     register(_grouped.GroupedAmaxKey, GROUPED_AMAX_CACHE, _grouped.amax_variants)
+if _dual is not None:
+    register(_dual.DualKey, DUAL_CACHE, _dual.variants)
 
 
 class Result(NamedTuple):

@@ -1,0 +1,161 @@
+"""Build, check and time tunings of the one-read rowwise/columnwise kernel in one GPU call.
+
+    python bench/dual_variants.py [--out DIR]
+
+Each variant is ``fos_cutedsl.dual.compile_dual`` with some of ``DualConfig``'s
+tuning knobs (same bits, other speed). Before a variant is timed its four
+outputs are compared bit for bit with ``fos_reference`` (rowwise quantize and
+quantize_columnwise) on random normals and on random bit patterns (NaN, Inf,
+subnormals) of a ragged shape; a variant that differs is reported and not
+timed. Beside them, in the same run: the copy roofline, the rowwise quantize
+kernel alone, and the path without a one-read kernel (rowwise, a contiguous
+copy of x^T, rowwise again). Times are CUDA-graph replays with the L2 flushed
+(``bench.time_us``). Writes ``dual_variants.json`` to ``--out`` (default ``$OUT``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+from pathlib import Path
+
+import torch
+
+import fos_cutedsl
+import fos_op
+import fos_reference
+from bench import copy_tbps, graphed, time_us, transposed_copy_path
+from fos_cutedsl.dual import DualKey, compile_dual
+
+SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
+# (label, rowwise, columnwise, swizzle, tuning)
+VARIANTS = (
+    ("default", True, True, False, {}),
+    ("swizzled", True, True, True, {}),
+    ("columnwise only", False, True, False, {}),
+    ("rowwise only", True, False, False, {}),
+    ("tile 32", True, True, False, {"tile_rows": 32}),
+    ("tile 128", True, True, False, {"tile_rows": 128}),
+    ("3 CTAs", True, True, False, {"min_blocks": 3}),
+    ("no cap", True, True, False, {"min_blocks": 0}),
+    ("l2 264", True, True, False, {"l2_ahead": 264}),
+    ("l2 528", True, True, False, {"l2_ahead": 528}),
+    ("tile 32, 3 CTAs", True, True, False, {"tile_rows": 32, "min_blocks": 3}),
+    ("tile 128, l2 264", True, True, False, {"tile_rows": 128, "l2_ahead": 264}),
+)
+CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
+
+
+def check_inputs(gen: torch.Generator) -> list[torch.Tensor]:
+    """Random normals, and random bf16 bit patterns (every special value)."""
+    normal = torch.randn(CHECK_SHAPE, device="cuda", generator=gen).to(torch.bfloat16)
+    raw = torch.randint(-(1 << 15), 1 << 15, CHECK_SHAPE, device="cuda", generator=gen)
+    bits = raw.to(torch.int16).view(torch.bfloat16)
+    return [normal, bits]
+
+
+def buffers(x, rowwise, columnwise, swizzle):
+    return fos_cutedsl.rowwise_columnwise_buffers(x, rowwise, columnwise, swizzle)
+
+
+def run_variant(fn, x, g, rowwise, columnwise, swizzle):
+    """Call the compiled variant into fresh buffers (0xAB where the kernel writes)."""
+    out = buffers(x, rowwise, columnwise, swizzle)
+    for t in out:
+        if t is not None and not (swizzle and t.dim() == 1):
+            t.fill_(0xAB)
+    unused = x.new_empty(16, dtype=torch.uint8)
+    fn(x, g.reshape(1), *[unused if t is None else t.view(-1) for t in out])
+    return out
+
+
+def bits_match(fn, inputs, rowwise, columnwise, swizzle) -> bool:
+    for x in inputs:
+        g = fos_reference.nan_amax(x)
+        got = run_variant(fn, x, g, rowwise, columnwise, swizzle)
+        want = [*fos_reference.quantize(x, g), *fos_reference.quantize_columnwise(x, g)]
+        if swizzle:
+            want[1], want[3] = (fos_reference.swizzle_scales(want[i]) for i in (1, 3))
+        for i, (a, b) in enumerate(zip(got, want, strict=True)):
+            if a is None:
+                continue
+            if (rowwise, columnwise)[i // 2] and not torch.equal(
+                a.reshape(-1), b.contiguous().view(torch.uint8).reshape(-1)
+            ):
+                return False
+    return True
+
+
+def graph_time(fn) -> float:
+    replay, _ = graphed(fn)
+    return time_us(replay, "cuda", reps=20)
+
+
+def time_shape(rows: int, cols: int, gen, roof: float, compiled: dict) -> list[dict]:
+    """The baselines and every exact variant at one shape (bf16 normals, mae)."""
+    x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
+    g = fos_reference.nan_amax(x)
+    elements = rows * cols
+    both_bytes = elements * (2 + 2 * 0.5625)
+    records = []
+
+    def record(label, us, nbytes, exact=True, **extra):
+        pct = 100 * nbytes / (us * 1e-6) / (roof * 1e12)
+        records.append({"shape": [rows, cols], "variant": label, "us": us, "pct_of_copy": pct,
+                        "exact": exact, **extra})  # fmt: skip
+        print(f"{rows}x{cols} {label:36s} {us:8.1f} us {pct:5.1f}%", flush=True)
+
+    rowwise_us = graph_time(lambda: fos_op.quantize(x, g, strict=True))
+    record("rowwise quantize (persistent)", rowwise_us, elements * 2.5625)
+    record("rowwise + transposed copy + rowwise", graph_time(lambda: transposed_copy_path(x, g)),
+           both_bytes)  # fmt: skip
+    op_us = graph_time(lambda: fos_op.quantize_rowwise_columnwise(x, g, strict=True)[:4])
+    record("fos_op.quantize_rowwise_columnwise", op_us, both_bytes)
+    unused = x.new_empty(16, dtype=torch.uint8)
+    for label, rowwise, columnwise, swizzle, tuning in VARIANTS:
+        fn, ok = compiled[label]
+        if not ok:
+            record(label, float("nan"), both_bytes, exact=False)
+            continue
+        out = buffers(x, rowwise, columnwise, swizzle)
+        flat = [unused if t is None else t.view(-1) for t in out]
+        nbytes = elements * (2 + 0.5625 * (rowwise + columnwise))
+        us = graph_time(lambda fn=fn, flat=flat: fn(x, g.reshape(1), *flat))
+        record(label, us, nbytes, tuning=tuning, swizzle=swizzle)
+    return records
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    args = parser.parse_args()
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    inputs = check_inputs(gen)
+    roof = copy_tbps("cuda")
+    print(f"copy roofline {roof:.3f} TB/s", flush=True)
+    arch = fos_cutedsl.arch_of(torch.device("cuda"))
+    records = []
+    compiled = {}
+    for label, rowwise, columnwise, swizzle, tuning in VARIANTS:
+        key = DualKey("bfloat16", "mae", 256, rowwise, columnwise, swizzle, arch)
+        fn = compile_dual(key, **tuning)
+        ok = bits_match(fn, inputs, rowwise, columnwise, swizzle)
+        compiled[label] = (fn, ok)
+        print(f"{label:24s} exact={ok}", flush=True)
+    for rows, cols in SHAPES:
+        records += time_shape(rows, cols, gen, roof, compiled)
+    payload = {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "device": torch.cuda.get_device_name(),
+        "copy_tbps": roof,
+        "records": records,
+    }
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    (Path(args.out) / "dual_variants.json").write_text(json.dumps(payload, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,373 @@
+"""Rowwise and columnwise 1x16 codes and scales from one read of x (per-tensor amax).
+
+SPEC's columnwise output is ``quantize(x^T)``: its groups run down x's
+columns, 16 rows each. A CTA reads a tile of ``tile_rows`` rows x 128 elements
+of x once, 16-byte loads as the rowwise kernel makes them, and
+
+1. quantizes the tile's rowwise groups straight from the registers
+   (``group.fast_group``, codes and scales at their rowwise places);
+2. stores the same words into shared memory, then each thread reads back one
+   32-bit word column over 16 rows (two adjacent bf16/fp16 columns, or one
+   float32 column), repacks it into the word layout of a group of x^T and runs
+   it through the same ``fast_group``, codes and scales at their columnwise
+   places. Bits are the rowwise kernels' by construction: the same steps on
+   the same 16 values.
+
+Groups the fast path flags take SPEC's exact path (``group.exact_group`` for
+rowwise, ``group.exact_words`` on the words read again from shared memory for
+columnwise; columnwise sends its undecided groups there too, since the inline
+branch rereads its group from x in row order). With ``swizzle`` each scale
+byte goes to its place in SPEC's 128 x 4 GEMM tiles (``swizzled_index``); the
+codes are the same either way.
+
+Shared memory: a tile row is ``tile_words`` 32-bit words; within each group
+the 16-byte vectors are XOR-permuted by the group's position, so that the
+rowwise stores (8 threads a row, one vector each) hit 32 distinct banks,
+while a column read (a warp on 32 consecutive words of one row) stays
+conflict-free.
+
+Grid: x over 128-element tiles across, y over ``tile_rows`` row blocks;
+threads past an edge load clamped (valid) addresses and store nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+import cutlass
+import cutlass.cute as cute
+from cuda.bindings.driver import CUstream
+from cutlass import Float32, Int32, Int64, Uint8, Uint32
+
+from .choice import choice_margin, global_scale
+from .config import GROUP, TABLE, QuantizeConfig, compile_options
+from .group import (
+    build_scale_table,
+    exact_group,
+    exact_words,
+    fast_group,
+    group_address,
+    load_group,
+    scaled_margin,
+    store_group,
+)
+from .ieee import div_rn
+from .memory import load_shared, prefetch_l2, store_shared_vector
+
+THREADS = 256
+TILE_ROWS = 64  # rows a CTA reads, by default
+TILE_GROUPS = 8  # a tile is 8 groups (128 elements) wide
+DTYPES = ("bfloat16", "float16", "float32")
+LAYOUTS = ((True, False), (False, True), (True, True))  # (rowwise, columnwise)
+
+
+class DualKey(NamedTuple):
+    """Everything that selects a compiled rowwise/columnwise binary; shapes are symbolic."""
+
+    dtype: str  # "bfloat16" | "float16" | "float32"
+    err_mode: str  # "mae" | "mse"
+    bound: int  # 256 | 448
+    rowwise: bool
+    columnwise: bool
+    swizzle: bool  # scales in SPEC's 128 x 4 GEMM tiles
+    arch: str  # CuTe DSL arch string, e.g. "sm_90a"
+
+
+@dataclass(frozen=True)
+class DualConfig:
+    """One variant's knobs: the outputs it writes, and tunings (same bits at any setting)."""
+
+    dtype: str
+    err_mode: str
+    bound: int
+    rowwise: bool
+    columnwise: bool
+    swizzle: bool
+    tile_rows: int = TILE_ROWS  # rows a CTA reads (a multiple of 32: 8 threads a row)
+    min_blocks: int = 2  # ask ptxas to fit this many CTAs per SM (0: no register cap)
+    l2_ahead: int = 0  # > 0: L2-prefetch the tile of the CTA this many launches later
+
+    def __post_init__(self):
+        if not (self.rowwise or self.columnwise):
+            raise ValueError("rowwise, columnwise or both")
+        if self.tile_rows % 32 or not 32 <= self.tile_rows <= 256:
+            raise ValueError("tile_rows: a multiple of 32, at most 256")
+        if self.l2_ahead < 0:
+            raise ValueError("l2_ahead: a CTA count >= 0")
+
+    @property
+    def quantize(self) -> QuantizeConfig:
+        """The per-group configuration ``group``'s functions take (1x16 per tensor)."""
+        return QuantizeConfig(
+            self.dtype, "1x16", self.err_mode, self.bound, False, threads=THREADS,
+            persistent=False, l2_ahead=0,
+        )  # fmt: skip
+
+    @property
+    def tile_words(self) -> int:
+        """32-bit words in a tile row (128 elements)."""
+        return TILE_GROUPS * self.quantize.words
+
+    @property
+    def row_steps(self) -> int:
+        """Rowwise groups per thread (32 tile rows a step)."""
+        return self.tile_rows // (THREADS // TILE_GROUPS)
+
+    @property
+    def column_steps(self) -> int:
+        """Word columns x 16-row blocks per thread."""
+        return self.tile_words * (self.tile_rows // GROUP) // THREADS
+
+    @property
+    def smem_bytes(self) -> int:
+        """The scale table and the staged tile."""
+        staged = self.tile_rows * self.tile_words * 4 if self.columnwise else 0
+        return TABLE * 16 + staged
+
+
+class DualKernel:
+    """Called as ``(x (R, C), amax (1,), row codes, row scales, column codes, column
+    scales, stream)``; the four outputs flat uint8 (an output not asked for is never
+    touched, any tensor will do)."""
+
+    def __init__(self, config: DualConfig):
+        self.cfg = config
+
+    @cute.jit
+    def __call__(
+        self,
+        mX: cute.Tensor,
+        mAmax: cute.Tensor,
+        mRowCodes: cute.Tensor,
+        mRowScales: cute.Tensor,
+        mColCodes: cute.Tensor,
+        mColScales: cute.Tensor,
+        stream: CUstream,
+    ):
+        cfg = self.cfg
+        rows = Int64(mX.shape[0])
+        groups = Int64(mX.shape[1]) // GROUP
+        across = (groups + (TILE_GROUPS - 1)) // TILE_GROUPS
+        down = (rows + (cfg.tile_rows - 1)) // cfg.tile_rows
+        bounds = {}
+        if cutlass.const_expr(cfg.min_blocks > 0):
+            bounds = {
+                "max_number_threads": [THREADS, 1, 1],
+                "min_blocks_per_mp": cfg.min_blocks,
+                "preferred_smem_carveout": -1,
+            }
+        kernel = self.kernel(mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows,
+                             groups)  # fmt: skip
+        kernel.launch(grid=[Int32(across), Int32(down), 1], block=[THREADS, 1, 1],
+                      smem=cfg.smem_bytes, stream=stream, **bounds)  # fmt: skip
+
+    @cute.kernel
+    def kernel(
+        self,
+        mX: cute.Tensor,
+        mAmax: cute.Tensor,
+        mRowCodes: cute.Tensor,
+        mRowScales: cute.Tensor,
+        mColCodes: cute.Tensor,
+        mColScales: cute.Tensor,
+        rows: Int64,
+        groups: Int64,
+    ):
+        quantize_tile(self.cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows,
+                      groups)  # fmt: skip
+
+
+def swizzled_index(r, g, groups):
+    """Byte of scale ``(r, g)`` of an (R, ``groups``) scale matrix in SPEC's swizzled layout."""
+    tiles_across = (groups + 3) >> 2
+    tile = (r >> 7) * tiles_across + (g >> 2)
+    return tile * 512 + ((r & 31) << 4) + (((r >> 5) & 3) << 2) + (g & 3)
+
+
+def _staged_word(cfg: DualConfig, w):
+    """Where logical word ``w`` of a tile row sits: its group's vectors XOR-permuted by the
+    group's position (``vectors`` a group; 8 / ``vectors`` groups share a permutation)."""
+    words = cfg.quantize.words
+    vectors = words // 4
+    g = w // words
+    swap = (g // (TILE_GROUPS // vectors)) % vectors
+    return g * words + (((w % words) >> 2) ^ swap) * 4 + (w & 3)
+
+
+@cute.jit
+def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows, groups):
+    """The kernel's body: one tile of x, rowwise and/or columnwise."""
+    q = cfg.quantize
+    tidx = Int32(cute.arch.thread_idx()[0])
+    bidx, bidy, _ = cute.arch.block_idx()
+    row0 = Int64(bidy) * cfg.tile_rows
+    g0 = Int64(bidx) * TILE_GROUPS  # the tile's first group column
+    d = Float32(q.d)
+    smem = cutlass.memory.SmemAllocator()
+    table = smem.allocate_tensor(
+        Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
+    )
+    staged = 0
+    if cutlass.const_expr(cfg.columnwise):
+        staged = smem.allocate_tensor(
+            Uint32, cute.make_layout(cfg.tile_rows * cfg.tile_words), byte_alignment=16
+        ).iterator.toint()
+
+    # ======== the tile's loads: rowwise group (row, column g) of each step
+    gcol = tidx & (TILE_GROUPS - 1)
+    g = g0 + Int64(gcol)
+    loaded = []
+    for k in cutlass.range_constexpr(cfg.row_steps):
+        r = row0 + Int64((tidx >> 3) + 32 * k)
+        in_range = (r < rows) & (g < groups)
+        t = cutlass.min(r, rows - 1) * groups + cutlass.min(g, groups - 1)
+        loaded.append(load_group(q, mX, (t, r, in_range)))
+    if cutlass.const_expr(cfg.l2_ahead > 0):
+        _prefetch_later_tile(cfg, mX, rows, groups)
+
+    gamax = mAmax[0]
+    s = global_scale(gamax, d)
+    s_dec = div_rn(Float32(1.0), s)
+    consts = (gamax, s, scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin)))
+    build_scale_table(q, table, s_dec, gamax)
+
+    # ======== rowwise groups from the registers (and the words staged for columnwise)
+    row_flagged = Int32(0)  # bit k: step k's group needs the exact path
+    for k in cutlass.range_constexpr(cfg.row_steps):
+        words, (t, r, in_range) = loaded[k]
+        if cutlass.const_expr(cfg.columnwise):
+            local = (tidx >> 3) + 32 * k
+            for v in cutlass.range_constexpr(q.words // 4):
+                w = _staged_word(cfg, gcol * q.words + 4 * v)
+                addr = staged + (local * cfg.tile_words + w) * 4
+                store_shared_vector(addr, [words[4 * v + i] for i in range(4)])
+        if cutlass.const_expr(cfg.rowwise):
+            at = swizzled_index(r, g, groups) if cfg.swizzle else None
+            slow = fast_group(
+                q, words, t, in_range, consts, 0, table, None, mX, mRowCodes, mRowScales, at
+            )
+            row_flagged = row_flagged | (slow << k)
+
+    # ======== columnwise groups from shared memory
+    col_flagged = Int32(0)  # bit (step * halves + half): that group needs the exact path
+    if cutlass.const_expr(cfg.columnwise):
+        cute.arch.sync_threads()
+        col_q = replace(q, undecided_inline=False)  # undecided groups: the exact path
+        halves = 2 if q.width == 16 else 1
+        for k in cutlass.range_constexpr(cfg.column_steps):
+            for h in cutlass.range_constexpr(halves):
+                words, t, in_range, at = _column_group(cfg, staged, tidx + THREADS * k, h,
+                                                       rows, groups, row0, g0)  # fmt: skip
+                slow = fast_group(
+                    col_q, words, t, in_range, consts, 0, table, None, mX, mColCodes,
+                    mColScales, at,
+                )  # fmt: skip
+                col_flagged = col_flagged | (slow << (k * halves + h))
+
+    # ======== exact path, rare: one copy of each layout's code, run-time loops over the flags
+    if cutlass.const_expr(cfg.rowwise):  # noqa: SIM102 (DSL: own if)
+        if row_flagged != 0:
+            for k in cutlass.range(cfg.row_steps, unroll=1):
+                if (row_flagged >> k) & 1 != 0:
+                    r = row0 + Int64((tidx >> 3) + 32 * k)
+                    t = cutlass.min(r, rows - 1) * groups + cutlass.min(g, groups - 1)
+                    exact = exact_group(q, mX, None, (t, r, True), s_dec, gamax, d)
+                    if (r < rows) & (g < groups):
+                        at = swizzled_index(r, g, groups) if cfg.swizzle else None
+                        store_group(mRowCodes, mRowScales, t, *exact[2:5], at)
+    if cutlass.const_expr(cfg.columnwise):  # noqa: SIM102 (DSL: own if)
+        if col_flagged != 0:
+            halves = 2 if q.width == 16 else 1
+            for bit in cutlass.range(cfg.column_steps * halves, unroll=1):
+                if (col_flagged >> bit) & 1 != 0:
+                    task = tidx + THREADS * (bit // halves)
+                    words, t, in_range, at = _column_group(cfg, staged, task, bit % halves,
+                                                           rows, groups, row0, g0)  # fmt: skip
+                    word0, word1, scale = exact_words(q, words, s_dec, gamax, d)
+                    if in_range:
+                        store_group(mColCodes, mColScales, t, word0, word1, scale, at)
+
+
+def _column_group(cfg, staged, task, half, rows, groups, row0, g0):
+    """Column group ``half`` of word column ``task % tile_words`` over 16-row block
+    ``task / tile_words`` of the staged tile: (its words, its group index in x^T, in
+    range, its scale byte's place: None for the plain layout).
+
+    16-bit: a staged word holds two adjacent columns (low half first); the column's
+    group word ``m`` packs rows ``2m`` and ``2m + 1``. float32: one column, a word a
+    row. ``half`` is a Python int, or a run-time one (the exact path's loop).
+    """
+    q = cfg.quantize
+    wc = task % cfg.tile_words
+    block = task // cfg.tile_words
+    w = _staged_word(cfg, wc)
+    raw = [load_shared(staged + ((block * GROUP + i) * cfg.tile_words + w) * 4, 32)
+           for i in range(GROUP)]  # fmt: skip
+    if cutlass.const_expr(q.width == 16):
+        col = g0 * GROUP + Int64(wc * 2 + half)
+        low = [(raw[2 * m] & 0xFFFF) | (raw[2 * m + 1] << 16) for m in range(8)]
+        high = [((raw[2 * m] >> 16) & 0xFFFF) | (raw[2 * m + 1] & -65536) for m in range(8)]
+        if cutlass.const_expr(isinstance(half, int)):
+            words = high if half else low
+        else:
+            mask = -Int32(half)  # all ones for the high half
+            words = [(lo & ~mask) | (hi & mask) for lo, hi in zip(low, high, strict=True)]
+    else:
+        col = g0 * GROUP + Int64(wc)
+        words = raw
+    row_groups = rows // GROUP  # x^T's groups a row
+    block_g = (row0 // GROUP) + Int64(block)
+    in_range = (col < groups * GROUP) & (block_g < row_groups)
+    t = col * row_groups + block_g  # group (col, row block) of x^T
+    at = None
+    if cutlass.const_expr(cfg.swizzle):
+        at = swizzled_index(col, block_g, row_groups)
+    return [Uint32(v) for v in words], t, in_range, at
+
+
+def _prefetch_later_tile(cfg, mX, rows, groups):
+    """Ask L2 for the tile of the CTA ``l2_ahead`` launches later (a row of it a thread),
+    when that tile is a full one."""
+    tidx = Int32(cute.arch.thread_idx()[0])
+    bidx, bidy, _ = cute.arch.block_idx()
+    across = Int64(cute.arch.grid_dim()[0])
+    later = Int64(bidy) * across + Int64(bidx) + cfg.l2_ahead
+    later_row = (later // across) * cfg.tile_rows + Int64(tidx)
+    later_g = (later % across) * TILE_GROUPS
+    wanted = Int32(tidx < cfg.tile_rows) & Int32(later_row < rows)
+    wanted = wanted & Int32(later_g + TILE_GROUPS <= groups)
+    t = cutlass.min(later_row, rows - 1) * groups + cutlass.min(later_g, groups - 1)
+    prefetch_l2(wanted, group_address(cfg.quantize, mX, t), TILE_GROUPS * cfg.quantize.words * 4)
+
+
+def compile_dual(key: DualKey, extra_options: str = "", **tuning):
+    """Compile one variant against fake tensors with symbolic sizes.
+
+    Called positionally with torch tensors ``(x (R, C), amax (1,) float32, row codes,
+    row scales, column codes, column scales)``, the outputs flat uint8 of the sizes
+    the layout needs (``api_dual`` allocates them); ``x`` contiguous and 16-byte
+    aligned, R % 16 == 0 when columnwise. ``tuning`` sets ``DualConfig``'s knobs.
+    """
+    cfg = DualConfig(key.dtype, key.err_mode, key.bound, key.rowwise, key.columnwise,
+                     key.swizzle, **tuning)  # fmt: skip
+    fake = cute.runtime.make_fake_compact_tensor
+    rows, cols = cute.sym_int64(), cute.sym_int64(divisibility=GROUP)
+    x = fake(cfg.quantize.element, (rows, cols), stride_order=(1, 0), assumed_align=16)
+    amax = fake(Float32, (1,), assumed_align=4)
+    outs = [fake(Uint8, (cute.sym_int64(),), assumed_align=16) for _ in range(4)]
+    stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
+    options = compile_options(key.arch, cfg.quantize.ptxas_opt, extra_options)
+    return cute.compile(DualKernel(cfg), x, amax, *outs, stream, options=options)
+
+
+def variants(arch: str) -> list[DualKey]:
+    """Every rowwise/columnwise variant on ``arch``."""
+    return [
+        DualKey(dtype, err_mode, bound, rowwise, columnwise, swizzle, arch)
+        for dtype in DTYPES
+        for err_mode in ("mae", "mse")
+        for bound in (256, 448)
+        for rowwise, columnwise in LAYOUTS
+        for swizzle in (False, True)
+    ]

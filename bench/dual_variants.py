@@ -36,13 +36,13 @@ VARIANTS = (
     ("swizzled", True, True, True, {}),
     ("columnwise only", False, True, False, {}),
     ("rowwise only", True, False, False, {}),
-    ("tile 32", True, True, False, {"tile_rows": 32}),
     ("tile 128", True, True, False, {"tile_rows": 128}),
     ("3 CTAs", True, True, False, {"min_blocks": 3}),
     ("no cap", True, True, False, {"min_blocks": 0}),
     ("l2 264", True, True, False, {"l2_ahead": 264}),
     ("l2 528", True, True, False, {"l2_ahead": 528}),
-    ("tile 32, 3 CTAs", True, True, False, {"tile_rows": 32, "min_blocks": 3}),
+    ("tile 128, 3 CTAs", True, True, False, {"tile_rows": 128, "min_blocks": 3}),
+    ("tile 192", True, True, False, {"tile_rows": 192}),
     ("tile 128, l2 264", True, True, False, {"tile_rows": 128, "l2_ahead": 264}),
 )
 CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0

@@ -93,6 +93,10 @@ class DualConfig:
             raise ValueError("rowwise, columnwise or both")
         if self.tile_rows % 32 or not 32 <= self.tile_rows <= 256:
             raise ValueError("tile_rows: a multiple of 32, at most 256")
+        if self.tile_words * (self.tile_rows // GROUP) % THREADS:
+            raise ValueError(
+                f"tile_rows: whole column tasks per thread ({self.dtype}: 64 rows or more)"
+            )
         if self.l2_ahead < 0:
             raise ValueError("l2_ahead: a CTA count >= 0")
 
@@ -235,17 +239,17 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
     # ======== rowwise groups from the registers (and the words staged for columnwise)
     row_flagged = Int32(0)  # bit k: step k's group needs the exact path
     for k in cutlass.range_constexpr(cfg.row_steps):
-        words, (t, r, in_range) = loaded[k]
+        row_words, (t, r, in_range) = loaded[k]
         if cutlass.const_expr(cfg.columnwise):
             local = (tidx >> 3) + 32 * k
             for v in cutlass.range_constexpr(q.words // 4):
                 w = _staged_word(cfg, gcol * q.words + 4 * v)
                 addr = staged + (local * cfg.tile_words + w) * 4
-                store_shared_vector(addr, [words[4 * v + i] for i in range(4)])
+                store_shared_vector(addr, [row_words[4 * v + i] for i in range(4)])
         if cutlass.const_expr(cfg.rowwise):
             at = swizzled_index(r, g, groups) if cfg.swizzle else None
             slow = fast_group(
-                q, words, t, in_range, consts, 0, table, None, mX, mRowCodes, mRowScales, at
+                q, row_words, t, in_range, consts, 0, table, None, mX, mRowCodes, mRowScales, at
             )
             row_flagged = row_flagged | (slow << k)
 
@@ -257,10 +261,10 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         halves = 2 if q.width == 16 else 1
         for k in cutlass.range_constexpr(cfg.column_steps):
             for h in cutlass.range_constexpr(halves):
-                words, t, in_range, at = _column_group(cfg, staged, tidx + THREADS * k, h,
-                                                       rows, groups, row0, g0)  # fmt: skip
+                col_words, t, in_range, at = _column_group(cfg, staged, tidx + THREADS * k, h,
+                                                           rows, groups, row0, g0)  # fmt: skip
                 slow = fast_group(
-                    col_q, words, t, in_range, consts, 0, table, None, mX, mColCodes,
+                    col_q, col_words, t, in_range, consts, 0, table, None, mX, mColCodes,
                     mColScales, at,
                 )  # fmt: skip
                 col_flagged = col_flagged | (slow << (k * halves + h))
@@ -282,9 +286,9 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
             for bit in cutlass.range(cfg.column_steps * halves, unroll=1):
                 if (col_flagged >> bit) & 1 != 0:
                     task = tidx + THREADS * (bit // halves)
-                    words, t, in_range, at = _column_group(cfg, staged, task, bit % halves,
-                                                           rows, groups, row0, g0)  # fmt: skip
-                    word0, word1, scale = exact_words(q, words, s_dec, gamax, d)
+                    redo, t, in_range, at = _column_group(cfg, staged, task, bit % halves,
+                                                          rows, groups, row0, g0)  # fmt: skip
+                    word0, word1, scale = exact_words(q, redo, s_dec, gamax, d)
                     if in_range:
                         store_group(mColCodes, mColScales, t, word0, word1, scale, at)
 

@@ -36,20 +36,14 @@ VARIANTS = (
     ("swizzled", True, True, True, {}),
     ("columnwise only", False, True, False, {}),
     ("rowwise only", True, False, False, {}),
-    ("a CTA a tile", True, True, False, {"ctas_per_sm": 0}),
-    ("1 CTA an SM", True, True, False, {"ctas_per_sm": 1}),
-    ("3 CTAs an SM", True, True, False, {"ctas_per_sm": 3, "min_blocks": 3}),
-    ("4 CTAs an SM", True, True, False, {"ctas_per_sm": 4, "min_blocks": 4}),
-    ("2 CTAs no cap", True, True, False, {"min_blocks": 0}),
     ("tile 128", True, True, False, {"tile_rows": 128}),
-    ("tile 128, 1 CTA", True, True, False, {"tile_rows": 128, "ctas_per_sm": 1}),
-    (
-        "tile 128, 3 CTAs",
-        True,
-        True,
-        False,
-        {"tile_rows": 128, "ctas_per_sm": 3, "min_blocks": 3},
-    ),
+    ("3 CTAs", True, True, False, {"min_blocks": 3}),
+    ("2 CTAs", True, True, False, {"min_blocks": 2}),
+    ("l2 264", True, True, False, {"l2_ahead": 264}),
+    ("l2 528", True, True, False, {"l2_ahead": 528}),
+    ("tile 128, 3 CTAs", True, True, False, {"tile_rows": 128, "min_blocks": 3}),
+    ("tile 192", True, True, False, {"tile_rows": 192}),
+    ("tile 128, l2 264", True, True, False, {"tile_rows": 128, "l2_ahead": 264}),
 )
 CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
 

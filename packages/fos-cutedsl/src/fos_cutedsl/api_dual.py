@@ -21,7 +21,7 @@ from fos_reference.validation import (
 
 from .api import kernel_why_not
 from .cache import CompileCache
-from .device import DTYPE_NAMES, arch_of, device_index, run_under, sm_count, verdict
+from .device import DTYPE_NAMES, arch_of, run_under, verdict
 
 try:
     from . import dual as _dual
@@ -30,6 +30,8 @@ except ImportError as exc:  # CuTe DSL (or its CUDA bindings) missing
     _DUAL_IMPORT_ERROR: str = f"CuTe DSL is not importable: {exc}"
 else:
     _DUAL_IMPORT_ERROR = ""
+
+_MAX_ROWS = 65535 * 64  # the grid's y dimension counts tiles of ``dual.TILE_ROWS`` rows
 
 #: The compile cache of the one-read kernel (``dual.DualKey``).
 DUAL_CACHE = (
@@ -67,6 +69,8 @@ def _dual_why_not(x, global_amax, rowwise, columnwise, block, err_mode, e4m3_sca
     why = kernel_why_not(x, row_scaled=False)
     if why:
         return why
+    if x.shape[0] > _MAX_ROWS:
+        return f"x has {x.shape[0]} rows, the one-read kernel takes at most {_MAX_ROWS}"
     if global_amax.device != x.device:
         return "global_amax is not on x's device"
     return ""
@@ -163,8 +167,7 @@ def launch_quantize_rowwise_columnwise(
     scales = row_scales if rowwise else col_scales
     swizzle = scales.dim() == 1
     key = _dual.DualKey(DTYPE_NAMES[x2d.dtype], err_mode, int(e4m3_scale_bound), rowwise,
-                        columnwise, swizzle, arch_of(x2d.device),
-                        sm_count(device_index(x2d.device)))  # fmt: skip
+                        columnwise, swizzle, arch_of(x2d.device))  # fmt: skip
     if x2d.stride() != (cols, 1):  # a contiguous tensor's size-1 dim may carry any stride
         x2d = x2d.as_strided((rows, cols), (cols, 1))
     unused = x2d.new_empty(16, dtype=torch.uint8)

@@ -1,33 +1,33 @@
 """Rowwise and columnwise 1x16 codes and scales from one read of x (per-tensor amax).
 
 SPEC's columnwise output is ``quantize(x^T)``: its groups run down x's
-columns, 16 rows each. A tile is ``tile_rows`` rows x 128 elements of x; each
-CTA loops over tiles ``b, b + grid, ...`` (``ctas_per_sm`` CTAs an SM; 0: one
-tile a CTA). Per tile it
+columns, 16 rows each. A CTA reads a tile of ``tile_rows`` rows x 128 elements
+of x once, 16-byte loads as the rowwise kernel makes them, and
 
-1. stores the tile's words, loaded as the rowwise kernels load them (16-byte
-   loads, one 1x16 group a thread and step), into shared memory, then issues
-   the next tile's loads, which fly while this tile is quantized;
-2. quantizes the rowwise groups read back from shared memory
+1. quantizes the tile's rowwise groups straight from the registers
    (``group.fast_group``, codes and scales at their rowwise places);
-3. quantizes the columnwise groups: a thread reads one 32-bit word column
-   over 16 rows (two adjacent bf16/fp16 columns, or one float32 column),
-   repacks it into the word layout of a group of x^T and runs it through the
-   same ``fast_group``, codes and scales at their columnwise places.
+2. stores the same words into shared memory, then each thread reads back one
+   32-bit word column over 16 rows (two adjacent bf16/fp16 columns, or one
+   float32 column), repacks it into the word layout of a group of x^T and runs
+   it through the same ``fast_group``, codes and scales at their columnwise
+   places. Bits are the rowwise kernels' by construction: the same steps on
+   the same 16 values.
 
-Bits are the rowwise kernels' by construction: the same steps on the same 16
-values. Groups the fast path flags take SPEC's exact path (``group.exact_group``
-for rowwise, ``group.exact_words`` on the words read again from shared memory
-for columnwise; columnwise sends its undecided groups there too, since the
-inline branch rereads its group from x in row order). The scale table is built
-once per CTA. With ``swizzle`` each scale byte goes to its place in SPEC's
-128 x 4 GEMM tiles (``swizzled_index``); the codes are the same either way.
+Groups the fast path flags take SPEC's exact path (``group.exact_group`` for
+rowwise, ``group.exact_words`` on the words read again from shared memory for
+columnwise; columnwise sends its undecided groups there too, since the inline
+branch rereads its group from x in row order). With ``swizzle`` each scale
+byte goes to its place in SPEC's 128 x 4 GEMM tiles (``swizzled_index``); the
+codes are the same either way.
 
 Shared memory: a tile row is ``tile_words`` 32-bit words; within each group
 the 16-byte vectors are XOR-permuted by the group's position, so that the
-stores (8 threads a row, one vector each) hit 32 distinct banks, while a
-column read (a warp on 32 consecutive words of one row) stays conflict-free.
-Threads past an edge load clamped (valid) addresses and store nothing.
+rowwise stores (8 threads a row, one vector each) hit 32 distinct banks,
+while a column read (a warp on 32 consecutive words of one row) stays
+conflict-free.
+
+Grid: x over 128-element tiles across, y over ``tile_rows`` row blocks;
+threads past an edge load clamped (valid) addresses and store nothing.
 """
 
 from __future__ import annotations
@@ -41,18 +41,19 @@ from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from .choice import choice_margin, global_scale
-from .config import GROUP, H100_SMS, TABLE, QuantizeConfig, compile_options
+from .config import GROUP, TABLE, QuantizeConfig, compile_options
 from .group import (
     build_scale_table,
     exact_group,
     exact_words,
     fast_group,
-    load_group_into,
+    group_address,
+    load_group,
     scaled_margin,
     store_group,
 )
 from .ieee import div_rn
-from .memory import load_shared, load_shared_v4, store_shared_vector
+from .memory import load_shared, prefetch_l2, store_shared_vector
 
 THREADS = 256
 TILE_ROWS = 64  # rows a CTA reads, by default
@@ -71,7 +72,6 @@ class DualKey(NamedTuple):
     columnwise: bool
     swizzle: bool  # scales in SPEC's 128 x 4 GEMM tiles
     arch: str  # CuTe DSL arch string, e.g. "sm_90a"
-    sms: int = H100_SMS  # the device's SMs: the grid (speed only, never bits)
 
 
 @dataclass(frozen=True)
@@ -85,9 +85,8 @@ class DualConfig:
     columnwise: bool
     swizzle: bool
     tile_rows: int = TILE_ROWS  # rows a CTA reads (a multiple of 32: 8 threads a row)
-    min_blocks: int = 2  # ask ptxas to fit this many CTAs per SM (0: no register cap)
-    ctas_per_sm: int = 2  # CTAs a SM, each looping over tiles (0: one CTA per tile)
-    sms: int = H100_SMS  # the device's SMs (speed only, never bits)
+    min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
+    l2_ahead: int = 0  # > 0: L2-prefetch the tile of the CTA this many launches later
 
     def __post_init__(self):
         if not (self.rowwise or self.columnwise):
@@ -98,8 +97,8 @@ class DualConfig:
             raise ValueError(
                 f"tile_rows: whole column tasks per thread ({self.dtype}: 64 rows or more)"
             )
-        if self.ctas_per_sm < 0 or self.sms < 1:
-            raise ValueError("ctas_per_sm >= 0 and sms >= 1")
+        if self.l2_ahead < 0:
+            raise ValueError("l2_ahead: a CTA count >= 0")
 
     @property
     def quantize(self) -> QuantizeConfig:
@@ -127,7 +126,8 @@ class DualConfig:
     @property
     def smem_bytes(self) -> int:
         """The scale table and the staged tile."""
-        return TABLE * 16 + self.tile_rows * self.tile_words * 4
+        staged = self.tile_rows * self.tile_words * 4 if self.columnwise else 0
+        return TABLE * 16 + staged
 
 
 class DualKernel:
@@ -153,10 +153,7 @@ class DualKernel:
         rows = Int64(mX.shape[0])
         groups = Int64(mX.shape[1]) // GROUP
         across = (groups + (TILE_GROUPS - 1)) // TILE_GROUPS
-        tiles = across * ((rows + (cfg.tile_rows - 1)) // cfg.tile_rows)
-        grid = tiles
-        if cutlass.const_expr(cfg.ctas_per_sm > 0):
-            grid = cutlass.min(tiles, Int64(cfg.sms * cfg.ctas_per_sm))
+        down = (rows + (cfg.tile_rows - 1)) // cfg.tile_rows
         bounds = {}
         if cutlass.const_expr(cfg.min_blocks > 0):
             bounds = {
@@ -166,7 +163,7 @@ class DualKernel:
             }
         kernel = self.kernel(mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows,
                              groups)  # fmt: skip
-        kernel.launch(grid=[Int32(grid), 1, 1], block=[THREADS, 1, 1],
+        kernel.launch(grid=[Int32(across), Int32(down), 1], block=[THREADS, 1, 1],
                       smem=cfg.smem_bytes, stream=stream, **bounds)  # fmt: skip
 
     @cute.kernel
@@ -181,7 +178,7 @@ class DualKernel:
         rows: Int64,
         groups: Int64,
     ):
-        quantize_tiles(self.cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows,
+        quantize_tile(self.cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows,
                       groups)  # fmt: skip
 
 
@@ -203,114 +200,65 @@ def _staged_word(cfg: DualConfig, w):
 
 
 @cute.jit
-def quantize_tiles(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows, groups):
-    """The kernel's body: CTA ``b`` takes tiles ``b, b + grid, ...``; each tile's loads are
-    in flight while the CTA quantizes the one before (staged in shared memory)."""
+def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows, groups):
+    """The kernel's body: one tile of x, rowwise and/or columnwise."""
     q = cfg.quantize
-    bidx, _, _ = cute.arch.block_idx()
-    grid, _, _ = cute.arch.grid_dim()
+    tidx = Int32(cute.arch.thread_idx()[0])
+    bidx, bidy, _ = cute.arch.block_idx()
+    row0 = Int64(bidy) * cfg.tile_rows
+    g0 = Int64(bidx) * TILE_GROUPS  # the tile's first group column
     d = Float32(q.d)
-    across = (groups + (TILE_GROUPS - 1)) // TILE_GROUPS
-    tiles = across * ((rows + (cfg.tile_rows - 1)) // cfg.tile_rows)
     smem = cutlass.memory.SmemAllocator()
     table = smem.allocate_tensor(
         Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
     )
-    staged = smem.allocate_tensor(
-        Uint32, cute.make_layout(cfg.tile_rows * cfg.tile_words), byte_alignment=16
-    ).iterator.toint()
-    buffers = [cute.make_rmem_tensor((q.words,), Uint32) for _ in range(cfg.row_steps)]
-    tile = Int64(bidx)
-    _load_tile(cfg, mX, buffers, tile, across, rows, groups)
+    staged = 0
+    if cutlass.const_expr(cfg.columnwise):
+        staged = smem.allocate_tensor(
+            Uint32, cute.make_layout(cfg.tile_rows * cfg.tile_words), byte_alignment=16
+        ).iterator.toint()
+
+    # ======== the tile's loads: rowwise group (row, column g) of each step
+    gcol = tidx & (TILE_GROUPS - 1)
+    g = g0 + Int64(gcol)
+    loaded = []
+    for k in cutlass.range_constexpr(cfg.row_steps):
+        r = row0 + Int64((tidx >> 3) + 32 * k)
+        in_range = (r < rows) & (g < groups)
+        t = cutlass.min(r, rows - 1) * groups + cutlass.min(g, groups - 1)
+        loaded.append(load_group(q, mX, (t, r, in_range)))
+    if cutlass.const_expr(cfg.l2_ahead > 0):
+        _prefetch_later_tile(cfg, mX, rows, groups)
 
     gamax = mAmax[0]
     s = global_scale(gamax, d)
     s_dec = div_rn(Float32(1.0), s)
     consts = (gamax, s, scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin)))
     build_scale_table(q, table, s_dec, gamax)
-    while tile < tiles:
-        _stage_tile(cfg, staged, buffers)
-        cute.arch.sync_threads()
-        following = tile + Int64(grid)
-        if following < tiles:
-            _load_tile(cfg, mX, buffers, following, across, rows, groups)
-        _quantize_staged(cfg, mX, mRowCodes, mRowScales, mColCodes, mColScales, table, staged,
-                         consts, s_dec, tile, across, rows, groups)  # fmt: skip
-        cute.arch.sync_threads()  # every read of the staged tile done before the next
-        tile = following
 
-
-def _row_position(cfg, tile, across, k, rows, groups):
-    """This thread's rowwise group of step ``k`` in ``tile``: (group index, row, column
-    group, in range); the index clamped to a valid group."""
-    tidx = Int32(cute.arch.thread_idx()[0])
-    g = (tile % across) * TILE_GROUPS + Int64(tidx & (TILE_GROUPS - 1))
-    r = (tile // across) * cfg.tile_rows + Int64((tidx >> 3) + 32 * k)
-    in_range = (r < rows) & (g < groups)
-    return cutlass.min(r, rows - 1) * groups + cutlass.min(g, groups - 1), r, g, in_range
-
-
-def _load_tile(cfg, mX, buffers, tile, across, rows, groups):
-    """Issue the tile's 16-byte loads: the rowwise group of each step into ``buffers``."""
-    for k in range(cfg.row_steps):
-        t = _row_position(cfg, tile, across, k, rows, groups)[0]
-        load_group_into(cfg.quantize, mX, t, buffers[k])
-
-
-def _staged_address(cfg, staged, local_row, w):
-    """Shared address of logical word ``w`` of tile row ``local_row``."""
-    return staged + (local_row * cfg.tile_words + _staged_word(cfg, w)) * 4
-
-
-def _stage_tile(cfg, staged, buffers):
-    """The loaded words into shared memory (16-byte stores, vectors permuted per group)."""
-    q = cfg.quantize
-    tidx = Int32(cute.arch.thread_idx()[0])
-    gcol = tidx & (TILE_GROUPS - 1)
-    for k in range(cfg.row_steps):
-        local = (tidx >> 3) + 32 * k
-        for v in range(q.words // 4):
-            addr = _staged_address(cfg, staged, local, gcol * q.words + 4 * v)
-            store_shared_vector(addr, [buffers[k][4 * v + i] for i in range(4)])
-
-
-def _staged_row_group(cfg, staged, k):
-    """This thread's rowwise group of step ``k``, read back from the staged tile."""
-    q = cfg.quantize
-    tidx = Int32(cute.arch.thread_idx()[0])
-    local = (tidx >> 3) + 32 * k
-    first = (tidx & (TILE_GROUPS - 1)) * q.words
-    vectors = [_staged_address(cfg, staged, local, first + 4 * v) for v in range(q.words // 4)]
-    return [w for addr in vectors for w in load_shared_v4(addr)]
-
-
-@cute.jit
-def _quantize_staged(cfg, mX, mRowCodes, mRowScales, mColCodes, mColScales, table, staged,
-                     consts, s_dec, tile, across, rows, groups):  # fmt: skip
-    """Every rowwise and/or columnwise group of the staged ``tile``, the flagged ones
-    through the exact path."""
-    q = cfg.quantize
-    tidx = Int32(cute.arch.thread_idx()[0])
-    gamax = consts[0]
-    d = Float32(q.d)
-    row0 = (tile // across) * cfg.tile_rows
-    g0 = (tile % across) * TILE_GROUPS
-
+    # ======== rowwise groups from the registers (and the words staged for columnwise)
     row_flagged = Int32(0)  # bit k: step k's group needs the exact path
-    if cutlass.const_expr(cfg.rowwise):
-        for k in cutlass.range_constexpr(cfg.row_steps):
-            t, r, g, in_range = _row_position(cfg, tile, across, k, rows, groups)
-            row_words = [Uint32(w) for w in _staged_row_group(cfg, staged, k)]
+    for k in cutlass.range_constexpr(cfg.row_steps):
+        row_words, (t, r, in_range) = loaded[k]
+        if cutlass.const_expr(cfg.columnwise):
+            local = (tidx >> 3) + 32 * k
+            for v in cutlass.range_constexpr(q.words // 4):
+                w = _staged_word(cfg, gcol * q.words + 4 * v)
+                addr = staged + (local * cfg.tile_words + w) * 4
+                store_shared_vector(addr, [row_words[4 * v + i] for i in range(4)])
+        if cutlass.const_expr(cfg.rowwise):
             at = swizzled_index(r, g, groups) if cfg.swizzle else None
             slow = fast_group(
                 q, row_words, t, in_range, consts, 0, table, None, mX, mRowCodes, mRowScales, at
             )
             row_flagged = row_flagged | (slow << k)
 
+    # ======== columnwise groups from shared memory
     col_flagged = Int32(0)  # bit (step * halves + half): that group needs the exact path
-    halves = 2 if q.width == 16 else 1
     if cutlass.const_expr(cfg.columnwise):
+        cute.arch.sync_threads()
         col_q = replace(q, undecided_inline=False)  # undecided groups: the exact path
+        halves = 2 if q.width == 16 else 1
         for k in cutlass.range_constexpr(cfg.column_steps):
             for h in cutlass.range_constexpr(halves):
                 col_words, t, in_range, at = _column_group(cfg, staged, tidx + THREADS * k, h,
@@ -326,13 +274,15 @@ def _quantize_staged(cfg, mX, mRowCodes, mRowScales, mColCodes, mColScales, tabl
         if row_flagged != 0:
             for k in cutlass.range(cfg.row_steps, unroll=1):
                 if (row_flagged >> k) & 1 != 0:
-                    t, r, g, in_range = _row_position(cfg, tile, across, k, rows, groups)
+                    r = row0 + Int64((tidx >> 3) + 32 * k)
+                    t = cutlass.min(r, rows - 1) * groups + cutlass.min(g, groups - 1)
                     exact = exact_group(q, mX, None, (t, r, True), s_dec, gamax, d)
-                    if in_range:
+                    if (r < rows) & (g < groups):
                         at = swizzled_index(r, g, groups) if cfg.swizzle else None
                         store_group(mRowCodes, mRowScales, t, *exact[2:5], at)
     if cutlass.const_expr(cfg.columnwise):  # noqa: SIM102 (DSL: own if)
         if col_flagged != 0:
+            halves = 2 if q.width == 16 else 1
             for bit in cutlass.range(cfg.column_steps * halves, unroll=1):
                 if (col_flagged >> bit) & 1 != 0:
                     task = tidx + THREADS * (bit // halves)
@@ -380,6 +330,21 @@ def _column_group(cfg, staged, task, half, rows, groups, row0, g0):
     return [Uint32(v) for v in words], t, in_range, at
 
 
+def _prefetch_later_tile(cfg, mX, rows, groups):
+    """Ask L2 for the tile of the CTA ``l2_ahead`` launches later (a row of it a thread),
+    when that tile is a full one."""
+    tidx = Int32(cute.arch.thread_idx()[0])
+    bidx, bidy, _ = cute.arch.block_idx()
+    across = Int64(cute.arch.grid_dim()[0])
+    later = Int64(bidy) * across + Int64(bidx) + cfg.l2_ahead
+    later_row = (later // across) * cfg.tile_rows + Int64(tidx)
+    later_g = (later % across) * TILE_GROUPS
+    wanted = Int32(tidx < cfg.tile_rows) & Int32(later_row < rows)
+    wanted = wanted & Int32(later_g + TILE_GROUPS <= groups)
+    t = cutlass.min(later_row, rows - 1) * groups + cutlass.min(later_g, groups - 1)
+    prefetch_l2(wanted, group_address(cfg.quantize, mX, t), TILE_GROUPS * cfg.quantize.words * 4)
+
+
 def compile_dual(key: DualKey, extra_options: str = "", **tuning):
     """Compile one variant against fake tensors with symbolic sizes.
 
@@ -388,7 +353,6 @@ def compile_dual(key: DualKey, extra_options: str = "", **tuning):
     the layout needs (``api_dual`` allocates them); ``x`` contiguous and 16-byte
     aligned, R % 16 == 0 when columnwise. ``tuning`` sets ``DualConfig``'s knobs.
     """
-    tuning = {"sms": key.sms, **tuning}
     cfg = DualConfig(key.dtype, key.err_mode, key.bound, key.rowwise, key.columnwise,
                      key.swizzle, **tuning)  # fmt: skip
     fake = cute.runtime.make_fake_compact_tensor

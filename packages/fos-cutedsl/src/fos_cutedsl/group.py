@@ -56,8 +56,7 @@ conversion (SM100+), and ``val = ((dq * f) * gamax) / D`` with ``div.rn``.
 Group ``t`` is elements ``[16t, 16t+16)``, code bytes ``[8t, 8t+8)`` (one
 8-byte store) and scale byte ``t``. Fake-quantize (``QuantizeConfig.fake``)
 stores instead SPEC's dequantize of the same code words and scale byte
-(``decode``) at output elements ``[16t, 16t+16)``, in 16-byte stores
-(``store_fake_group``). All addresses are 64-bit.
+(``decode``) at output elements ``[16t, 16t+16)``, in 16-byte stores (``store_fake_group``).
 """
 
 from __future__ import annotations
@@ -283,8 +282,7 @@ def fast_group(
     if ``in_range``; returns 1 where the group needs the exact path.
 
     ``consts`` is ``(gamax, s, margin)``; row-scaled reads them from ``table``, at
-    the row of the thread's ``k``-th group. The scale byte goes to ``scale_at``
-    (None: byte ``t``, the plain layout).
+    the row of the thread's ``k``-th group. The scale goes to byte ``scale_at`` (or t).
     """
     gamax, s, margin = consts[:3]  # fake-quantize: consts[3] is RN(1 / D)
     x = _unpack(cfg, words)
@@ -351,9 +349,9 @@ def fast_group(
             store_fake_group(cfg, mCodes, t, word0, word1, scale, f, gamax, consts[3])
         else:
             store_group(mCodes, mScales, t, word0, word1, scale, scale_at)
-    # The exact path redoes the group where a shortcut's precondition
-    # failed (extreme scale: NaN inv, so NaN errors; a magnitude >= 7:
-    # the rounding does not saturate) or an error is NaN (a NaN element).
+    # The exact path redoes the group where a shortcut's precondition failed (extreme
+    # scale: NaN inv, so NaN errors; a magnitude >= 7: the rounding does not saturate)
+    # or an error is NaN (a NaN element).
     slow = fast_path_fails(a, inv6, err4, err6, 7.0 * cfg.code_scale)
     if cutlass.const_expr(not cfg.undecided_inline):
         slow = slow | undecided  # SPEC's errors in the exact path instead
@@ -426,8 +424,7 @@ def sign_nibbles8(cfg, raw):
 
 
 def store_group(mCodes, mScales, t, word0, word1, scale, scale_at=None):
-    """Group ``t``'s 8 code bytes (one 8-byte store) and its scale byte (at byte
-    ``scale_at`` of ``mScales``; None: byte ``t``)."""
+    """Group ``t``'s 8 code bytes (one 8-byte store), its scale at byte ``scale_at`` (or t)."""
     c_addr = mCodes.iterator.toint() + t * (GROUP // 2)
     c_ptr = cute.make_ptr(Uint32, c_addr, cute.AddressSpace.gmem, assumed_align=8)
     gC = cute.make_tensor(c_ptr, cute.make_layout(2))  # (2,) words = 8 bytes
@@ -462,8 +459,7 @@ def exact_group(cfg, mX, amax, position, s_dec, gamax, d):
 
 
 def exact_words(cfg, words, s_dec, gamax, d):
-    """The group of raw ``words`` entirely as SPEC writes it (per tensor, under ``gamax``
-    and its step-1 inverse ``s_dec``): (two code words, scale byte)."""
+    """Raw ``words`` (per tensor) as ``exact_group``: (two code words, scale byte)."""
     x = _unpack(cfg, words)
     pair, f4, f6 = candidate_scales(block_amax(x), global_scale(gamax, d), fast=False)
     return _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)

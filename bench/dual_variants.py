@@ -34,6 +34,10 @@ SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
 VARIANTS = (
     ("default", True, True, False, {}),
     ("swizzled", True, True, True, {}),
+    ("staged columns", True, True, False, {"stage_columns": True}),
+    ("staged columns, swizzled", True, True, True, {"stage_columns": True}),
+    ("staged columns, tile 128", True, True, False, {"stage_columns": True, "tile_rows": 128}),
+    ("staged columns, 3 CTAs", True, True, False, {"stage_columns": True, "min_blocks": 3}),
     ("columnwise only", False, True, False, {}),
     ("rowwise only", True, False, False, {}),
     ("tile 128", True, True, False, {"tile_rows": 128}),

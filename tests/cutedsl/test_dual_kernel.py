@@ -205,6 +205,48 @@ def test_bits_equal_reference(dtype, err_mode, bound):
         _check(x, gamax, _reference(x, gamax, knobs), knobs, (rows, cols, kind, along))
 
 
+STAGED_SHAPES = ((16, 16), (48, 272), (96, 160), (208, 144), (320, 1040))
+
+
+@gpu
+@pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448)])
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_staged_columns_bits_equal_reference(dtype, err_mode, bound):
+    """``DualConfig.stage_columns`` (columnwise outputs through shared memory, whole x^T
+    row segments): every columnwise layout, plain and swizzled, over every input kind;
+    x^T rows not 16-byte aligned (R / 16 odd) and tiles with a partial last block pair."""
+    from fos_cutedsl.dual import DualKey, compile_dual
+
+    variant = Variant(dtype, "1x16", False, err_mode, bound)
+    knobs = variant.knobs
+    arch = fos_cutedsl.arch_of(torch.device("cuda"))
+    name = str(dtype).removeprefix("torch.")
+    compiled = {
+        (layout, swizzle): compile_dual(
+            DualKey(name, err_mode, bound, *layout, swizzle, arch), stage_columns=True
+        )
+        for layout in LAYOUTS[1:]
+        for swizzle in (False, True)
+    }
+    for (rows, cols), kind, along in itertools.product(STAGED_SHAPES, KINDS, ("rows", "columns")):
+        seed = zlib.crc32(f"staged-{rows}-{cols}-{kind}-{along}".encode()) % 10_000
+        if along == "rows":
+            x, gamax = make_case(kind, variant, rows, cols, seed, "cuda")
+        else:
+            xt, gamax = make_case(kind, variant, cols, rows, seed, "cuda")
+            x = xt.t().contiguous()
+        reference = _reference(x, gamax, knobs)
+        for ((rowwise, columnwise), swizzle), fn in compiled.items():
+            got = _poisoned(x, rowwise, columnwise, swizzle)
+            unused = x.new_empty(16, dtype=torch.uint8)
+            fn(x, gamax.reshape(1), *[unused if t is None else t.view(-1) for t in got])
+            want = _want(reference, rowwise, columnwise, swizzle)
+            for i, (g, w) in enumerate(zip(got, want, strict=True)):
+                if g is not None:
+                    where = (rows, cols, kind, along, rowwise, swizzle, i)
+                    assert torch.equal(g.reshape(-1), w), where
+
+
 @gpu
 def test_public_api_returns_float8_scales_and_none_for_layouts_not_asked():
     x = torch.randn(96, 160, device="cuda", dtype=torch.bfloat16)

@@ -53,11 +53,20 @@ from .group import (
     store_group,
 )
 from .ieee import div_rn
-from .memory import load_shared, prefetch_l2, store_shared_vector
+from .memory import (
+    load_shared,
+    load_shared_v4,
+    prefetch_l2,
+    store_if,
+    store_shared,
+    store_shared_vector,
+    store_vector_if,
+)
 
 THREADS = 256
 TILE_ROWS = 64  # rows a CTA reads, by default
 TILE_GROUPS = 8  # a tile is 8 groups (128 elements) wide
+TILE_COLUMNS = TILE_GROUPS * GROUP
 DTYPES = ("bfloat16", "float16", "float32")
 LAYOUTS = ((True, False), (False, True), (True, True))  # (rowwise, columnwise)
 
@@ -87,6 +96,9 @@ class DualConfig:
     tile_rows: int = TILE_ROWS  # rows a CTA reads (a multiple of 32: 8 threads a row)
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     l2_ahead: int = 0  # > 0: L2-prefetch the tile of the CTA this many launches later
+    # Columnwise codes and scales through shared memory, then written as each x^T row's
+    # whole segment (16-byte code stores) instead of one 8-byte store a group.
+    stage_columns: bool = False
 
     def __post_init__(self):
         if not (self.rowwise or self.columnwise):
@@ -99,6 +111,8 @@ class DualConfig:
             )
         if self.l2_ahead < 0:
             raise ValueError("l2_ahead: a CTA count >= 0")
+        if self.stage_columns and not self.columnwise:
+            raise ValueError("stage_columns: only with columnwise outputs")
 
     @property
     def quantize(self) -> QuantizeConfig:
@@ -124,10 +138,20 @@ class DualConfig:
         return self.tile_words * (self.tile_rows // GROUP) // THREADS
 
     @property
+    def column_blocks(self) -> int:
+        """16-row blocks in a tile (a column's groups in it)."""
+        return self.tile_rows // GROUP
+
+    @property
+    def out_bytes(self) -> int:
+        """``stage_columns``: the tile's columnwise codes (8 bytes) and scales, per group."""
+        return TILE_COLUMNS * self.column_blocks * 9 if self.stage_columns else 0
+
+    @property
     def smem_bytes(self) -> int:
-        """The scale table and the staged tile."""
+        """The scale table, the staged tile and (``stage_columns``) its columnwise outputs."""
         staged = self.tile_rows * self.tile_words * 4 if self.columnwise else 0
-        return TABLE * 16 + staged
+        return TABLE * 16 + staged + self.out_bytes
 
 
 class DualKernel:
@@ -217,6 +241,11 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         staged = smem.allocate_tensor(
             Uint32, cute.make_layout(cfg.tile_rows * cfg.tile_words), byte_alignment=16
         ).iterator.toint()
+    out = 0
+    if cutlass.const_expr(cfg.stage_columns):
+        out = smem.allocate_tensor(
+            Uint8, cute.make_layout(cfg.out_bytes), byte_alignment=16
+        ).iterator.toint()
 
     # ======== the tile's loads: rowwise group (row, column g) of each step
     gcol = tidx & (TILE_GROUPS - 1)
@@ -261,12 +290,19 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         halves = 2 if q.width == 16 else 1
         for k in cutlass.range_constexpr(cfg.column_steps):
             for h in cutlass.range_constexpr(halves):
-                col_words, t, in_range, at = _column_group(cfg, staged, tidx + THREADS * k, h,
-                                                           rows, groups, row0, g0)  # fmt: skip
-                slow = fast_group(
-                    col_q, col_words, t, in_range, consts, 0, table, None, mX, mColCodes,
-                    mColScales, at,
-                )  # fmt: skip
+                col_task = tidx + THREADS * k
+                col_words, t, in_range, at = _column_group(cfg, staged, col_task, h, rows,
+                                                           groups, row0, g0)  # fmt: skip
+                if cutlass.const_expr(cfg.stage_columns):
+                    slow, code0, code1, code_scale = fast_group(
+                        col_q, col_words, t, in_range, consts, 0, table, None, mX, None, None
+                    )
+                    _stage_column(cfg, out, col_task, h, code0, code1, code_scale)
+                else:
+                    slow = fast_group(
+                        col_q, col_words, t, in_range, consts, 0, table, None, mX, mColCodes,
+                        mColScales, at,
+                    )  # fmt: skip
                 col_flagged = col_flagged | (slow << (k * halves + h))
 
     # ======== exact path, rare: one copy of each layout's code, run-time loops over the flags
@@ -289,8 +325,13 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
                     redo, t, in_range, at = _column_group(cfg, staged, task, bit % halves,
                                                           rows, groups, row0, g0)  # fmt: skip
                     word0, word1, scale = exact_words(q, redo, s_dec, gamax, d)
-                    if in_range:
+                    if cutlass.const_expr(cfg.stage_columns):
+                        _stage_column(cfg, out, task, bit % halves, word0, word1, scale)
+                    elif in_range:
                         store_group(mColCodes, mColScales, t, word0, word1, scale, at)
+    if cutlass.const_expr(cfg.stage_columns):
+        cute.arch.sync_threads()  # every group staged, the exact path's included
+        _flush_columns(cfg, out, mColCodes, mColScales, rows, groups, row0, g0)
 
 
 def _column_group(cfg, staged, task, half, rows, groups, row0, g0):
@@ -328,6 +369,65 @@ def _column_group(cfg, staged, task, half, rows, groups, row0, g0):
     if cutlass.const_expr(cfg.swizzle):
         at = swizzled_index(col, block_g, row_groups)
     return [Uint32(v) for v in words], t, in_range, at
+
+
+def _column_of(cfg, task, half):
+    """Task ``task``'s column ``half`` as (column within the tile, 16-row block)."""
+    wc = task % cfg.tile_words
+    col = wc * 2 + half if cfg.quantize.width == 16 else wc
+    return col, task // cfg.tile_words
+
+
+def _stage_column(cfg, out, task, half, word0, word1, scale):
+    """A columnwise group's code words and scale byte into the CTA's output stage:
+    codes of (column, block) at byte ``8 (column * blocks + block)``, scales after them."""
+    col, block = _column_of(cfg, task, half)
+    slot = col * cfg.column_blocks + block
+    store_shared_vector(out + slot * 8, [word0, word1])
+    store_shared(out + TILE_COLUMNS * cfg.column_blocks * 8 + slot, scale, 8)
+
+
+def _flush_columns(cfg, out, mColCodes, mColScales, rows, groups, row0, g0):
+    """The staged columnwise outputs to global memory: per x^T row, its ``8 blocks`` code
+    bytes in 16-byte pieces (two 8-byte stores where a row of x^T is not 16-byte
+    aligned, or the piece's second block is past the end) and its scale bytes."""
+    tidx = Int32(cute.arch.thread_idx()[0])
+    blocks = cfg.column_blocks
+    row_groups = rows // GROUP  # x^T's groups a row
+    first_block = row0 // GROUP
+    aligned = Int32(row_groups % 2 == 0)  # every 16-byte piece then starts 16-byte aligned
+    pieces = TILE_COLUMNS * blocks // 2
+    for step in range((pieces + THREADS - 1) // THREADS):
+        piece = tidx + THREADS * step
+        col, pair = piece // (blocks // 2), piece % (blocks // 2)
+        column = g0 * GROUP + Int64(col)
+        block = first_block + Int64(2 * pair)
+        last = cutlass.min(piece, pieces - 1)  # past the end: read a valid slot, store nothing
+        words = load_shared_v4(
+            out + ((last // (blocks // 2)) * blocks + 2 * (last % (blocks // 2))) * 8
+        )
+        inside = Int32(piece < pieces) & Int32(column < groups * GROUP)
+        first = inside & Int32(block < row_groups)
+        second = inside & Int32(block + 1 < row_groups)
+        both = second & aligned
+        addr = mColCodes.iterator.toint() + (column * row_groups + block) * 8
+        store_vector_if(both, addr, list(words))
+        store_vector_if(first & (both ^ 1), addr, list(words[:2]))
+        store_vector_if(second & (both ^ 1), addr + 8, list(words[2:]))
+    scales_at = TILE_COLUMNS * blocks * 8
+    for step in range((TILE_COLUMNS * blocks + THREADS - 1) // THREADS):
+        slot = tidx + THREADS * step
+        col, j = slot // blocks, slot % blocks
+        column = g0 * GROUP + Int64(col)
+        block = first_block + Int64(j)
+        wanted = Int32(slot < TILE_COLUMNS * blocks) & Int32(column < groups * GROUP)
+        wanted = wanted & Int32(block < row_groups)
+        if cutlass.const_expr(cfg.swizzle):
+            at = swizzled_index(column, block, row_groups)
+        else:
+            at = column * row_groups + block
+        scale = load_shared(out + scales_at + cutlass.min(slot, TILE_COLUMNS * blocks - 1), 8)
+        store_if(wanted, mColScales.iterator.toint() + at, scale, 8)
 
 
 def _prefetch_later_tile(cfg, mX, rows, groups):

@@ -5,14 +5,13 @@ instruction (``ieee``: ``div.rn``, ``mul.rn``, ``add.rn``, ``sub.rn``,
 NaN-dropping ``min``/``max``; no ``.ftz``, no approximations, no compiler
 contracted ``fma``). The only ``fma`` are the magic rounding's, whose products
 are exact powers of two, ``grid_value``'s, whose sum is representable, and
-the exact divisions by 6 and by the constant D. The kernels (``rowwise``,
-``persistent``, ``tile``) differ in who computes which group, never in a bit.
+the exact divisions by 6 and by the constant D. The kernels differ in who
+computes which group, never in a bit.
 
 Fast path (``fast_group``), per group in SPEC's order:
 
 1. ``s = min(D / gamax, FLT_MAX)``, 1 when gamax or s is 0; ``s_dec = 1 / s``
-   (per tensor: once per thread; row-scaled: once per row of the CTA, into a
-   shared-memory table).
+   (per tensor: once a thread; row-scaled: once a row of the CTA, in a table).
 2. Block amax: NaN-dropping max of ``|x_i|`` from 0 (16-bit inputs: packed
    ``max.xorsign.abs`` on bf16x2/f16x2 words, signs cleared at the end).
 3. ``base = (a / 6) * s`` (``a / 6`` as a multiply and an exact fma
@@ -42,9 +41,8 @@ Fast path (``fast_group``), per group in SPEC's order:
    order is SPEC's. Otherwise (about 0.1% of random groups; ties, NaN) the
    group computes SPEC's errors exactly: ``fma(r, K, 2^e(r) J)`` is SPEC's
    ``RN(RN(RN(r f) g) / D)`` with per-candidate constants ``K``, ``J``, then
-   ``d = RN(V - |x_i|)`` summed in order. The signs come straight from the
-   input words' sign bits (``prmt`` sign-replicate).
-   Proofs: ``tests/cutedsl/fast_model.py`` and ``test_fast_algebra.py``.
+   ``d = RN(V - |x_i|)`` summed in order; the signs come from the input words'
+   sign bits (``prmt``). Proofs: ``tests/cutedsl/fast_model.py``, ``test_fast_algebra.py``.
 
 A group takes the exact path (``exact_group``) when a candidate's
 preconditions fail (table ``inv`` NaN: extreme scales; ``RN(a inv) >= 7``: the
@@ -282,7 +280,8 @@ def fast_group(
     if ``in_range``; returns 1 where the group needs the exact path.
 
     ``consts`` is ``(gamax, s, margin)``; row-scaled reads them from ``table``, at
-    the row of the thread's ``k``-th group. The scale goes to byte ``scale_at`` (or t).
+    the row of the thread's ``k``-th group. The scale goes to byte ``scale_at`` (or t);
+    with ``mCodes`` None nothing is stored and it returns (slow, word0, word1, scale).
     """
     gamax, s, margin = consts[:3]  # fake-quantize: consts[3] is RN(1 / D)
     x = _unpack(cfg, words)
@@ -343,19 +342,20 @@ def fast_group(
     word0 = with_signs(codes[0], signs[0])
     word1 = with_signs(codes[1], signs[1])
     scale = select_bits(pick4, byte4, pair)
-    if in_range:
-        if cutlass.const_expr(cfg.fake):
-            f = pick_f32(pick4, f4, f6)  # the chosen scale byte's value
-            store_fake_group(cfg, mCodes, t, word0, word1, scale, f, gamax, consts[3])
-        else:
-            store_group(mCodes, mScales, t, word0, word1, scale, scale_at)
+    if cutlass.const_expr(mCodes is not None):  # noqa: SIM102 (DSL: own if)
+        if in_range:
+            if cutlass.const_expr(cfg.fake):
+                f = pick_f32(pick4, f4, f6)  # the chosen scale byte's value
+                store_fake_group(cfg, mCodes, t, word0, word1, scale, f, gamax, consts[3])
+            else:
+                store_group(mCodes, mScales, t, word0, word1, scale, scale_at)
     # The exact path redoes the group where a shortcut's precondition failed (extreme
     # scale: NaN inv, so NaN errors; a magnitude >= 7: the rounding does not saturate)
     # or an error is NaN (a NaN element).
     slow = fast_path_fails(a, inv6, err4, err6, 7.0 * cfg.code_scale)
     if cutlass.const_expr(not cfg.undecided_inline):
         slow = slow | undecided  # SPEC's errors in the exact path instead
-    return slow
+    return slow if mCodes is not None else (slow, word0, word1, scale)
 
 
 def _fast_candidate(cfg, ax, inv):

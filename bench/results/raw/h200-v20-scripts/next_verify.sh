@@ -1,0 +1,23 @@
+# For the next session's first device calls (written after v20's device time ran out):
+#   call A: bash bench/results/raw/h200-v20-scripts/next_verify.sh A COMMIT
+#   call B: bash bench/results/raw/h200-v20-scripts/next_verify.sh B COMMIT
+# A: the one-read kernel's tests (stage_columns included) and its tunings; the op GPU tests.
+# B: the rest of the GPU suite (the quantize and fake-quantize parity tests take most of it).
+# Verbose output, so a failure is named even when the call's time limit cuts the summary.
+set -uo pipefail
+source bench/results/raw/h200-v20-scripts/gpu_prep.sh
+mkdir -p $OUT/logs
+{ echo "part $1 commit ${2:-unknown}"; date -u; } > $OUT/logs/state.txt
+if [ "$1" = A ]; then
+  timeout 260 python3 -m pytest -v -n 12 -p no:cacheprovider -rfE \
+    tests/cutedsl/test_dual_kernel.py tests/op/test_gpu.py > $OUT/logs/pytest-A.log 2>&1
+  echo "pytest rc=$?"; grep -E "FAILED|ERROR| passed| failed" $OUT/logs/pytest-A.log | tail -n 20
+  timeout 250 python3 bench/dual_variants.py --out $OUT > $OUT/logs/dual_variants.log 2>&1
+  echo "variants rc=$?"; grep -v "^ *$" $OUT/logs/dual_variants.log | tail -n 70
+else
+  timeout 540 python3 -m pytest -v -n 12 -p no:cacheprovider -rfE tests/cutedsl \
+    --deselect tests/cutedsl/test_dual_kernel.py > $OUT/logs/pytest-B.log 2>&1
+  echo "pytest rc=$?"; grep -E "FAILED|ERROR| passed| failed" $OUT/logs/pytest-B.log | tail -n 20
+  grep -c PASSED $OUT/logs/pytest-B.log
+fi
+date -u >> $OUT/logs/state.txt

@@ -205,31 +205,42 @@ def test_bits_equal_reference(dtype, err_mode, bound):
         _check(x, gamax, _reference(x, gamax, knobs), knobs, (rows, cols, kind, along))
 
 
-STAGED_SHAPES = ((16, 16), (48, 272), (96, 160), (208, 144), (320, 1040))
+# R / 16 odd (x^T rows not 16-byte aligned) and even; partial last tiles; swizzle padding.
+TUNED_SHAPES = ((16, 16), (48, 272), (96, 160), (208, 144), (320, 1040))
+
+
+TUNINGS = (
+    {"stage_columns": True},
+    {"rows_undecided_inline": False},
+    {"stage_columns": True, "rows_undecided_inline": False, "tile_rows": 128},
+)
 
 
 @gpu
+@pytest.mark.parametrize("tuning", TUNINGS, ids=lambda t: ",".join(t))
 @pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448)])
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_staged_columns_bits_equal_reference(dtype, err_mode, bound):
-    """``DualConfig.stage_columns`` (columnwise outputs through shared memory, whole x^T
-    row segments): every columnwise layout, plain and swizzled, over every input kind;
-    x^T rows not 16-byte aligned (R / 16 odd) and tiles with a partial last block pair."""
+def test_tunings_bits_equal_reference(dtype, err_mode, bound, tuning):
+    """``DualConfig``'s tunings compute the same bits: ``stage_columns`` (columnwise
+    outputs through shared memory, whole x^T row segments; x^T rows not 16-byte aligned
+    when R / 16 is odd, tiles with a partial last block pair), rowwise undecided groups
+    through the exact path, taller tiles; every layout, plain and swizzled, every kind."""
     from fos_cutedsl.dual import DualKey, compile_dual
 
     variant = Variant(dtype, "1x16", False, err_mode, bound)
     knobs = variant.knobs
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     name = str(dtype).removeprefix("torch.")
+    layouts = LAYOUTS[1:] if tuning.get("stage_columns") else LAYOUTS
     compiled = {
         (layout, swizzle): compile_dual(
-            DualKey(name, err_mode, bound, *layout, swizzle, arch), stage_columns=True
+            DualKey(name, err_mode, bound, *layout, swizzle, arch), **tuning
         )
-        for layout in LAYOUTS[1:]
+        for layout in layouts
         for swizzle in (False, True)
     }
-    for (rows, cols), kind, along in itertools.product(STAGED_SHAPES, KINDS, ("rows", "columns")):
-        seed = zlib.crc32(f"staged-{rows}-{cols}-{kind}-{along}".encode()) % 10_000
+    for (rows, cols), kind, along in itertools.product(TUNED_SHAPES, KINDS, ("rows", "columns")):
+        seed = zlib.crc32(f"tuned-{rows}-{cols}-{kind}-{along}".encode()) % 10_000
         if along == "rows":
             x, gamax = make_case(kind, variant, rows, cols, seed, "cuda")
         else:
@@ -243,7 +254,7 @@ def test_staged_columns_bits_equal_reference(dtype, err_mode, bound):
             want = _want(reference, rowwise, columnwise, swizzle)
             for i, (g, w) in enumerate(zip(got, want, strict=True)):
                 if g is not None:
-                    where = (rows, cols, kind, along, rowwise, swizzle, i)
+                    where = (rows, cols, kind, along, rowwise, columnwise, swizzle, i)
                     assert torch.equal(g.reshape(-1), w), where
 
 

@@ -1,7 +1,7 @@
 # For the next session's first device calls (written after v20's device time ran out):
 #   call A: bash bench/results/raw/h200-v20-scripts/next_verify.sh A COMMIT
 #   call B: bash bench/results/raw/h200-v20-scripts/next_verify.sh B COMMIT
-# A: the one-read kernel's tests (stage_columns included) and its tunings; the op GPU tests.
+# A: the one-read kernel's tests (its tunings' bits included) and its tunings' times; the op GPU tests.
 # B: the rest of the GPU suite (the quantize and fake-quantize parity tests take most of it).
 # Verbose output, so a failure is named even when the call's time limit cuts the summary.
 set -uo pipefail

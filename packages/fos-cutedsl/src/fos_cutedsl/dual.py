@@ -99,6 +99,9 @@ class DualConfig:
     # Columnwise codes and scales through shared memory, then written as each x^T row's
     # whole segment (16-byte code stores) instead of one 8-byte store a group.
     stage_columns: bool = False
+    # False: rowwise undecided groups take the exact path too (as columnwise ones do), so
+    # the scale table is built without the inline branch's K and J.
+    rows_undecided_inline: bool = True
 
     def __post_init__(self):
         if not (self.rowwise or self.columnwise):
@@ -263,7 +266,8 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
     s = global_scale(gamax, d)
     s_dec = div_rn(Float32(1.0), s)
     consts = (gamax, s, scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin)))
-    build_scale_table(q, table, s_dec, gamax)
+    build_scale_table(q, table, s_dec, gamax, cfg.rows_undecided_inline)
+    row_q = replace(q, undecided_inline=cfg.rows_undecided_inline)
 
     # ======== rowwise groups from the registers (and the words staged for columnwise)
     row_flagged = Int32(0)  # bit k: step k's group needs the exact path
@@ -278,8 +282,9 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         if cutlass.const_expr(cfg.rowwise):
             at = swizzled_index(r, g, groups) if cfg.swizzle else None
             slow = fast_group(
-                q, row_words, t, in_range, consts, 0, table, None, mX, mRowCodes, mRowScales, at
-            )
+                row_q, row_words, t, in_range, consts, 0, table, None, mX, mRowCodes,
+                mRowScales, at,
+            )  # fmt: skip
             row_flagged = row_flagged | (slow << k)
 
     # ======== columnwise groups from shared memory

@@ -22,7 +22,14 @@ import pytest
 import torch
 from cutedsl_cases import DTYPES, ERR_MODES, KINDS, Variant, make_case
 from cutedsl_gpu import skip_reason
-from grouped_cases import POISON, SPLITS, expert_amax, poisoned_amax, poisoned_quantize
+from grouped_cases import (
+    POISON,
+    SPLITS,
+    expert_amax,
+    poisoned_amax,
+    poisoned_quantize,
+    skewed,
+)
 
 import fos_cutedsl
 import fos_reference
@@ -228,3 +235,42 @@ def test_cannot_run_says_why_on_the_gpu():
     assert not ok and "contiguous" in why
     assert fos_cutedsl.can_run_quantize_grouped(x, offsets, gamax)[0]
     assert fos_cutedsl.can_run_nan_amax_grouped(x, offsets)[0]
+
+
+@gpu
+@pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448)])
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_per_cta_tables_bitwise_parity(dtype, err_mode, bound):
+    """The ``per_cta_tables`` tuning (1x16 on the per-tensor kernel, a table a CTA for its
+    first group's expert, later experts' groups through the exact path): the same bits,
+    on the small splits (many experts a CTA) and a large skewed one (few boundary CTAs)."""
+    from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize
+
+    variant = Variant(dtype, "1x16", True, err_mode, bound)
+    arch = fos_cutedsl.arch_of(torch.device("cuda"))
+    name = str(dtype).removeprefix("torch.")
+    fns = {
+        offset_dtype: compile_grouped_quantize(
+            GroupedQuantizeKey(name, "1x16", err_mode, bound, str(offset_dtype)[6:], arch),
+            per_cta_tables=True,
+        )
+        for offset_dtype in (torch.int32, torch.int64)
+    }
+    splits = [*SPLITS, (4096, skewed(4096, 64, 3))]
+    for kind in KINDS:
+        for i, (rows, split) in enumerate(splits):
+            offset_dtype = (torch.int32, torch.int64)[i % 2]
+            seed = zlib.crc32(f"tables/{variant}/{kind}/{i}".encode())
+            cols = (16, 272, 2048)[i % 3]
+            x, g = make_case(kind, variant, rows, cols, seed, "cuda")
+            offsets = torch.tensor(split, dtype=offset_dtype, device="cuda")
+            gamax = expert_amax(g, split)
+            want = fos_reference.quantize_grouped(
+                x, offsets, gamax, block="1x16", err_mode=err_mode, e4m3_scale_bound=bound
+            )
+            codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
+            scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
+            fns[offset_dtype](x, gamax, offsets, codes, scales)
+            where = f"{variant} {kind} split {i} ({rows}x{cols}, {len(split) - 1} experts)"
+            assert torch.equal(codes, want[0]), f"{where}: codes"
+            assert torch.equal(scales, want[1].view(torch.uint8)), f"{where}: scales"

@@ -4,6 +4,8 @@
   ``r`` under ``gamax[expert of r]`` (``offsets.RowAmax`` with the offsets):
   SPEC's grouped quantize, each slice a per-tensor quantize under its expert's
   amax. Same grid and tuning as row-scaled; any split, empty experts included.
+  (Or, ``per_cta_tables``, the per-tensor 1x16 kernel with each CTA's table
+  built for its first group's expert.)
 * ``GroupedTileKernel``: the 16x16 kernel of ``tile`` with one tile row (16
   rows) per CTA, the CTA's per-tensor constants built from the amax of the
   expert owning that tile row (SPEC: 16x16 offsets are multiples of 16, so a
@@ -149,12 +151,20 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
     offsets (E + 1,), codes (T, C/2) uint8, scales (T, C/16) uint8)`` on the
     current stream; all contiguous, ``x`` 16-byte aligned, T >= 1 and E >= 1
     (16x16: T and every offset multiples of 16).
-    ``tuning`` sets ``QuantizeConfig``'s knobs (same bits, other speed).
+    ``tuning`` sets ``QuantizeConfig``'s knobs (same bits, other speed), and
+    ``per_cta_tables=True`` runs 1x16 on the per-tensor kernel with one scale table a
+    CTA, for the expert of its first group (``rowwise``: the groups past that expert's
+    rows take the exact path under their own amax). Not yet run on a GPU.
     """
+    per_cta_tables = tuning.pop("per_cta_tables", False)
     if key.block == "16x16":
         tuning = {"groups_per_thread": 1, **tuning}
         cfg = QuantizeConfig(key.dtype, "16x16", key.err_mode, key.bound, False, **tuning)
         kernel = GroupedTileKernel(cfg)
+    elif per_cta_tables:
+        tuning = {"persistent": False, **tuning}
+        cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, False, **tuning)
+        kernel = GroupedQuantizeKernel(cfg)
     else:
         cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, True, **tuning)
         kernel = GroupedQuantizeKernel(cfg)

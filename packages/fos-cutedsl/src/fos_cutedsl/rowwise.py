@@ -44,7 +44,7 @@ from .group import (
 )
 from .ieee import div_rn
 from .memory import prefetch_l2
-from .offsets import RowAmax, amax_of_row
+from .offsets import RowAmax, amax_of_row, expert_of_row
 
 
 class QuantizeKernel:
@@ -119,6 +119,10 @@ def quantize_groups(cfg, mX, amax: RowAmax, mCodes, mScales, groups_per_row: Int
     first = chunk + Int64(tidx)
     flagged = Int32(0)  # bit k: group k needs the exact path
     gamax = amax.tensor[0]
+    grouped_tables = amax.offsets is not None and not cfg.row_scaled
+    expert_end = total  # grouped tables: the groups of the CTA's expert end here
+    if cutlass.const_expr(grouped_tables):
+        gamax, expert_end = _cta_expert(amax, chunk, groups_per_row)
     s = global_scale(gamax, d)
     s_dec = div_rn(Float32(1.0), s)
     margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
@@ -171,10 +175,16 @@ def quantize_groups(cfg, mX, amax: RowAmax, mCodes, mScales, groups_per_row: Int
                 ahead = ahead[1:]
                 if cutlass.const_expr(k + depth < cfg.groups_per_thread):
                     ahead.append(load_group(cfg, mX, at.group(k + depth)))
+                store_it = in_range
+                if cutlass.const_expr(grouped_tables):  # a later expert's group: exact path
+                    ours = t < expert_end
+                    store_it = ours if in_range is True else in_range & ours
                 slow = fast_group(
-                    cfg, words, t, in_range, consts, k, table, mantissas,
+                    cfg, words, t, store_it, consts, k, table, mantissas,
                     mX, mCodes, mScales,
                 )  # fmt: skip
+                if cutlass.const_expr(grouped_tables):
+                    slow = slow | (Int32(ours) ^ 1)
                 flagged = flagged | (slow << k)
 
     # ======== exact path, rare: one copy of its code, run-time loop over the flags
@@ -182,7 +192,10 @@ def quantize_groups(cfg, mX, amax: RowAmax, mCodes, mScales, groups_per_row: Int
         for k in cutlass.range(cfg.groups_per_thread, unroll=1):
             if (flagged >> k) & 1 != 0:
                 redo = _Position(cfg, first, Int64(mX.shape[0]), groups_per_row, total, True)
-                exact = exact_group(cfg, mX, amax, redo.group(k), s_dec, gamax, d)
+                if cutlass.const_expr(grouped_tables):  # the group's own expert's amax
+                    exact = _exact_own_expert(cfg, mX, amax, redo.group(k), groups_per_row, d)
+                else:
+                    exact = exact_group(cfg, mX, amax, redo.group(k), s_dec, gamax, d)
                 t, in_range, word0, word1, scale = exact[:5]
                 if in_range:
                     if cutlass.const_expr(cfg.fake):
@@ -191,6 +204,22 @@ def quantize_groups(cfg, mX, amax: RowAmax, mCodes, mScales, groups_per_row: Int
                         store_fake_group(cfg, mCodes, t, word0, word1, scale, None, g, fi)
                     else:
                         store_group(mCodes, mScales, t, word0, word1, scale)
+
+
+def _cta_expert(amax: RowAmax, chunk, groups_per_row):
+    """Grouped tables: the global amax of the expert owning the CTA's first group, and
+    the group index where that expert's rows end (its later groups take the exact path)."""
+    e = expert_of_row(amax.offsets, chunk // groups_per_row)
+    return amax.tensor[e], Int64(amax.offsets[e + 1]) * groups_per_row
+
+
+def _exact_own_expert(cfg, mX, amax: RowAmax, position, groups_per_row, d):
+    """``exact_group`` of a per-tensor group under its own row's expert's amax."""
+    t, _, in_range = position
+    row = t // groups_per_row
+    g = amax_of_row(amax, row)
+    return exact_group(cfg, mX, amax, (t, row, in_range), div_rn(Float32(1.0), global_scale(g, d)),
+                       g, d)  # fmt: skip
 
 
 def _prefetch_later_cta(cfg, mX, chunk, total):

@@ -322,6 +322,14 @@ def test_rowwise_columnwise_kernel_path_matches_reference(
     assert got_hat.stride() == want_hat.stride() and _bits_equal(got_hat, want_hat)
 
 
+def test_rowwise_alone_with_a_row_amax_is_row_scaled():
+    """Rowwise alone may take a row-scaled amax: never the one-read kernel's per-tensor one."""
+    x, gamax = _inputs(96, 160, torch.bfloat16, True, seed=35)
+    got = fos_op.quantize_rowwise_columnwise(x, gamax, columnwise=False, strict=True)
+    assert _same(got[:2], fos_reference.quantize(x, gamax))
+    assert got[2] is None and got[3] is None
+
+
 @pytest.mark.parametrize("force_reference", [False, True], ids=["kernel", "reference"])
 def test_layouts_graph_capture_and_replay(monkeypatch, force_reference):
     """Rowwise + columnwise (+ swizzle) and the columnwise fake-quantize capture and replay."""

@@ -275,3 +275,28 @@ def test_bad_inputs_raise_through_every_entry_point():
         fos_op.swizzle_scales(torch.zeros(4, 4, dtype=torch.uint8))
     with pytest.raises(ValueError, match="swizzled must have shape"):
         fos_op.unswizzle_scales(R.swizzle_scales(R.quantize(x, g)[1]), 200, 2)
+
+
+def test_one_read_kernel_is_never_given_a_row_amax(monkeypatch):
+    """Rowwise alone with a row-scaled amax must not reach the one-read kernel (which takes
+    one per-tensor amax): its plan is declined before the kernel is asked (CPU: a stand-in
+    kernel module that records what it is asked)."""
+    from types import SimpleNamespace
+
+    from fos_op import layouts
+    from fos_op.dispatch import KERNEL, Decision
+
+    asked = []
+    module = SimpleNamespace(
+        can_run_quantize_rowwise_columnwise=lambda *a, **k: asked.append(a) or (True, "ok"),
+        rowwise_columnwise_buffers=None,
+        launch_quantize_rowwise_columnwise=None,
+    )
+    monkeypatch.setattr(layouts, "decide", lambda x, op: Decision(KERNEL, "pretend"))
+    monkeypatch.setattr(layouts.impl, "kernel_module", lambda: module)
+    x = torch.randn(32, 48)
+    rows = torch.ones(32)
+    assert layouts._one_read_plan(x, rows, True, False, "1x16", "mae", 256, False) is None
+    assert asked == []
+    assert layouts._one_read_plan(x, torch.ones(()), True, True, "1x16", "mae", 256, False)
+    assert len(asked) == 1

@@ -211,8 +211,8 @@ def quantize_rowwise_columnwise(x, global_amax, rowwise, columnwise, block, err_
 def _one_read_plan(x, global_amax, rowwise, columnwise, block, err_mode, bound, swizzle):
     """The one-read kernel's run function (both layouts from one read of x), or None
     where it does not apply (then the composed path runs, itself on the kernels)."""
-    if decide(x, "quantize_rowwise_columnwise").path != KERNEL:
-        return None
+    if global_amax.numel() != 1 or decide(x, "quantize_rowwise_columnwise").path != KERNEL:
+        return None  # a row amax (rowwise alone) runs the row-scaled quantize
     module = impl.kernel_module()
     rows, cols = x.shape
     ok, _ = module.can_run_quantize_rowwise_columnwise(

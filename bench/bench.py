@@ -742,6 +742,25 @@ def write_json(path: Path, payload: dict) -> None:
     tmp.replace(path)
 
 
+def replay_us(fn) -> float:
+    """Median time of ``fn`` captured in a CUDA graph, L2 flushed (the tuning sweeps)."""
+    replay, _ = graphed(fn)
+    return time_us(replay, "cuda", reps=20)
+
+
+def write_sweep(out_dir: str, name: str, roof: float, records: list[dict]) -> None:
+    """A tuning sweep's records, with the date, the GPU and the copy roofline, to
+    ``out_dir/name``."""
+    payload = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "device": torch.cuda.get_device_name(),
+        "copy_tbps": roof,
+        "records": records,
+    }
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    write_json(Path(out_dir) / name, payload)
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

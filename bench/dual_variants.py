@@ -16,17 +16,14 @@ copy of x^T, rowwise again). Times are CUDA-graph replays with the L2 flushed
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
-from pathlib import Path
 
 import torch
 
 import fos_cutedsl
 import fos_op
 import fos_reference
-from bench import copy_tbps, graphed, time_us, transposed_copy_path
+from bench import copy_tbps, replay_us, transposed_copy_path, write_sweep
 from fos_cutedsl.dual import DualKey, compile_dual
 
 SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
@@ -51,11 +48,8 @@ VARIANTS = (
     ("tile 128", True, True, False, {"tile_rows": 128}),
     ("3 CTAs", True, True, False, {"min_blocks": 3}),
     ("2 CTAs", True, True, False, {"min_blocks": 2}),
-    ("l2 264", True, True, False, {"l2_ahead": 264}),
-    ("l2 528", True, True, False, {"l2_ahead": 528}),
     ("tile 128, 3 CTAs", True, True, False, {"tile_rows": 128, "min_blocks": 3}),
     ("tile 192", True, True, False, {"tile_rows": 192}),
-    ("tile 128, l2 264", True, True, False, {"tile_rows": 128, "l2_ahead": 264}),
 )
 CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
 
@@ -100,11 +94,6 @@ def bits_match(fn, inputs, rowwise, columnwise, swizzle) -> bool:
     return True
 
 
-def graph_time(fn) -> float:
-    replay, _ = graphed(fn)
-    return time_us(replay, "cuda", reps=20)
-
-
 def time_shape(rows: int, cols: int, gen, roof: float, compiled: dict) -> list[dict]:
     """The baselines and every exact variant at one shape (bf16 normals, mae)."""
     x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
@@ -119,11 +108,11 @@ def time_shape(rows: int, cols: int, gen, roof: float, compiled: dict) -> list[d
                         "exact": exact, **extra})  # fmt: skip
         print(f"{rows}x{cols} {label:36s} {us:8.1f} us {pct:5.1f}%", flush=True)
 
-    rowwise_us = graph_time(lambda: fos_op.quantize(x, g, strict=True))
+    rowwise_us = replay_us(lambda: fos_op.quantize(x, g, strict=True))
     record("rowwise quantize (persistent)", rowwise_us, elements * 2.5625)
-    record("rowwise + transposed copy + rowwise", graph_time(lambda: transposed_copy_path(x, g)),
+    record("rowwise + transposed copy + rowwise", replay_us(lambda: transposed_copy_path(x, g)),
            both_bytes)  # fmt: skip
-    op_us = graph_time(lambda: fos_op.quantize_rowwise_columnwise(x, g, strict=True)[:4])
+    op_us = replay_us(lambda: fos_op.quantize_rowwise_columnwise(x, g, strict=True)[:4])
     record("fos_op.quantize_rowwise_columnwise", op_us, both_bytes)
     unused = x.new_empty(16, dtype=torch.uint8)
     for label, rowwise, columnwise, swizzle, tuning in VARIANTS:
@@ -134,7 +123,7 @@ def time_shape(rows: int, cols: int, gen, roof: float, compiled: dict) -> list[d
         out = buffers(x, rowwise, columnwise, swizzle)
         flat = [unused if t is None else t.view(-1) for t in out]
         nbytes = elements * (2 + 0.5625 * (rowwise + columnwise))
-        us = graph_time(lambda fn=fn, flat=flat: fn(x, g.reshape(1), *flat))
+        us = replay_us(lambda fn=fn, flat=flat: fn(x, g.reshape(1), *flat))
         record(label, us, nbytes, tuning=tuning, swizzle=swizzle)
     return records
 
@@ -158,14 +147,7 @@ def main() -> int:
         print(f"{label:24s} exact={ok}", flush=True)
     for rows, cols in SHAPES:
         records += time_shape(rows, cols, gen, roof, compiled)
-    payload = {
-        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "device": torch.cuda.get_device_name(),
-        "copy_tbps": roof,
-        "records": records,
-    }
-    Path(args.out).mkdir(parents=True, exist_ok=True)
-    (Path(args.out) / "dual_variants.json").write_text(json.dumps(payload, indent=1) + "\n")
+    write_sweep(args.out, "dual_variants.json", roof, records)
     return 0
 
 

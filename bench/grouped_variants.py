@@ -16,17 +16,14 @@ Writes ``grouped_variants.json`` to ``--out`` (default ``$OUT``).
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
-from pathlib import Path
 
 import torch
 
 import fos_cutedsl
 import fos_op
 import fos_reference
-from bench import copy_tbps, graphed, skewed_offsets, time_us
+from bench import copy_tbps, replay_us, skewed_offsets, write_sweep
 from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize
 
 ROWS = 32768
@@ -61,11 +58,6 @@ def exact(fn, gen) -> bool:
     return True
 
 
-def graph_time(fn) -> float:
-    replay, _ = graphed(fn)
-    return time_us(replay, "cuda", reps=20)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
@@ -85,7 +77,7 @@ def main() -> int:
         x = torch.randn(ROWS, cols, device="cuda", generator=gen).to(torch.bfloat16)
         nbytes = ROWS * cols * 2.5625
         amax = fos_op.nan_amax(x)
-        per_tensor = graph_time(lambda x=x, a=amax: fos_op.quantize(x, a, strict=True))
+        per_tensor = replay_us(lambda x=x, a=amax: fos_op.quantize(x, a, strict=True))
         for experts in EXPERTS:
             offsets = skewed_offsets(ROWS, experts, "cuda")
             gamax = expert_amaxes(x, offsets)
@@ -93,7 +85,7 @@ def main() -> int:
                 codes, scales = run(fn, x, gamax, offsets)
                 us = float("nan")
                 if ok:
-                    us = graph_time(lambda fn=fn, x=x, g=gamax, o=offsets, c=codes, s=scales:
+                    us = replay_us(lambda fn=fn, x=x, g=gamax, o=offsets, c=codes, s=scales:
                                     fn(x, g, o, c, s))  # fmt: skip
                 pct = 100 * nbytes / (us * 1e-6) / (roof * 1e12)
                 records.append({"cols": cols, "experts": experts, "variant": label, "us": us,
@@ -102,14 +94,7 @@ def main() -> int:
                 ratio = us / per_tensor
                 print(f"{ROWS}x{cols} E={experts:3d} {label:16s} {us:7.1f} us {pct:5.1f}% "
                       f"({ratio:.2f}x per tensor {per_tensor:.1f} us)", flush=True)  # fmt: skip
-    payload = {
-        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "device": torch.cuda.get_device_name(),
-        "copy_tbps": roof,
-        "records": records,
-    }
-    Path(args.out).mkdir(parents=True, exist_ok=True)
-    (Path(args.out) / "grouped_variants.json").write_text(json.dumps(payload, indent=1) + "\n")
+    write_sweep(args.out, "grouped_variants.json", roof, records)
     return 0
 
 

@@ -47,7 +47,6 @@ from .group import (
     exact_group,
     exact_words,
     fast_group,
-    group_address,
     load_group,
     scaled_margin,
     store_group,
@@ -56,7 +55,6 @@ from .ieee import div_rn
 from .memory import (
     load_shared,
     load_shared_v4,
-    prefetch_l2,
     store_if,
     store_shared,
     store_shared_vector,
@@ -95,7 +93,6 @@ class DualConfig:
     swizzle: bool
     tile_rows: int = TILE_ROWS  # rows a CTA reads (a multiple of 32: 8 threads a row)
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
-    l2_ahead: int = 0  # > 0: L2-prefetch the tile of the CTA this many launches later
     # Columnwise codes and scales through shared memory, then written as each x^T row's
     # whole segment (16-byte code stores) instead of one 8-byte store a group.
     stage_columns: bool = False
@@ -112,8 +109,6 @@ class DualConfig:
             raise ValueError(
                 f"tile_rows: whole column tasks per thread ({self.dtype}: 64 rows or more)"
             )
-        if self.l2_ahead < 0:
-            raise ValueError("l2_ahead: a CTA count >= 0")
         if self.stage_columns and not self.columnwise:
             raise ValueError("stage_columns: only with columnwise outputs")
 
@@ -259,8 +254,6 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         in_range = (r < rows) & (g < groups)
         t = cutlass.min(r, rows - 1) * groups + cutlass.min(g, groups - 1)
         loaded.append(load_group(q, mX, (t, r, in_range)))
-    if cutlass.const_expr(cfg.l2_ahead > 0):
-        _prefetch_later_tile(cfg, mX, rows, groups)
 
     gamax = mAmax[0]
     s = global_scale(gamax, d)
@@ -433,21 +426,6 @@ def _flush_columns(cfg, out, mColCodes, mColScales, rows, groups, row0, g0):
             at = column * row_groups + block
         scale = load_shared(out + scales_at + cutlass.min(slot, TILE_COLUMNS * blocks - 1), 8)
         store_if(wanted, mColScales.iterator.toint() + at, scale, 8)
-
-
-def _prefetch_later_tile(cfg, mX, rows, groups):
-    """Ask L2 for the tile of the CTA ``l2_ahead`` launches later (a row of it a thread),
-    when that tile is a full one."""
-    tidx = Int32(cute.arch.thread_idx()[0])
-    bidx, bidy, _ = cute.arch.block_idx()
-    across = Int64(cute.arch.grid_dim()[0])
-    later = Int64(bidy) * across + Int64(bidx) + cfg.l2_ahead
-    later_row = (later // across) * cfg.tile_rows + Int64(tidx)
-    later_g = (later % across) * TILE_GROUPS
-    wanted = Int32(tidx < cfg.tile_rows) & Int32(later_row < rows)
-    wanted = wanted & Int32(later_g + TILE_GROUPS <= groups)
-    t = cutlass.min(later_row, rows - 1) * groups + cutlass.min(later_g, groups - 1)
-    prefetch_l2(wanted, group_address(cfg.quantize, mX, t), TILE_GROUPS * cfg.quantize.words * 4)
 
 
 def compile_dual(key: DualKey, extra_options: str = "", **tuning):

@@ -1,4 +1,4 @@
-"""Verify ``fos_cutedsl``'s amax, dequantize and row-amax kernels against ``fos_reference``.
+"""Verify ``fos_cutedsl``'s amax, dequantize, row-amax, grouped and layout kernels bit for bit.
 
     python tests/cutedsl/gpu_verify_elementwise.py [--out PATH] [--stages ...]
 
@@ -17,6 +17,11 @@ Stages (all by default):
   int32/int64 offsets) and ``launch_nan_amax_grouped`` over every input kind
   and ``grouped_cases.SPLITS`` (16x16: in units of 16 rows), outputs poisoned,
   against ``fos_reference.quantize_grouped`` / ``nan_amax_grouped``.
+* ``layouts``: ``launch_quantize_rowwise_columnwise`` (every dtype x err x bound x
+  rows / columns / both x plain / swizzled scales) over every input kind built along
+  rows and down columns on ``dual_cases.SHAPES``, and random bit patterns on a
+  larger ragged shape, outputs poisoned, against ``fos_reference.quantize`` and
+  ``quantize_columnwise`` (and ``swizzle_scales``).
 * ``large``: per-tensor and per-row amax of a 2^31 + 2^20 element bf16 input
   and a dequantize to a 2^31-element bf16 output, checked in row chunks
   (skipped, and reported as such, without the memory).
@@ -33,6 +38,15 @@ import zlib
 
 import torch
 from cutedsl_cases import KINDS, Variant, make_case
+from dual_cases import (
+    LAYOUTS,
+    ROWWISE_ONLY_SHAPES,
+    SHAPES,
+    dual_case,
+    poisoned_outputs,
+    reference_outputs,
+    wanted_outputs,
+)
 from elementwise_cases import (
     AMAX_DTYPES,
     AMAX_KINDS,
@@ -165,6 +179,45 @@ def stage_grouped(failures: list[str]) -> int:
     return cases
 
 
+def _random_bits(dtype: torch.dtype, rows: int, cols: int, seed: int) -> torch.Tensor:
+    """Random bit patterns of ``dtype`` (every special value), on the GPU."""
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    width = 8 * dtype.itemsize
+    raw = torch.randint(-(1 << (width - 1)), 1 << (width - 1), (rows, cols), device="cuda",
+                        generator=gen)  # fmt: skip
+    return raw.to(torch.int16 if width == 16 else torch.int32).view(dtype)
+
+
+def stage_layouts(failures: list[str]) -> int:
+    cases = 0
+    for dtype, err_mode, bound in itertools.product(AMAX_DTYPES, ("mae", "mse"), BOUNDS):
+        variant = Variant(dtype, "1x16", False, err_mode, bound)
+        inputs = []
+        for (rows, cols), kind, along in itertools.product(
+            SHAPES + ROWWISE_ONLY_SHAPES, KINDS, ("rows", "columns")
+        ):
+            if along == "columns" and rows % 16:
+                continue
+            seed = zlib.crc32(f"verify_layouts/{variant}/{rows}x{cols}/{kind}/{along}".encode())
+            inputs.append((f"{kind} {along} {rows}x{cols}", dual_case(kind, variant, rows, cols,
+                                                                     along, seed)))  # fmt: skip
+        bits = _random_bits(dtype, 2064, 1040, zlib.crc32(f"verify_layouts/{variant}".encode()))
+        inputs.append(("random bits 2064x1040", (bits, fos_reference.nan_amax(bits))))
+        for label, (x, gamax) in inputs:
+            reference = reference_outputs(x, gamax, variant.knobs)
+            for (rowwise, columnwise), swizzle in itertools.product(LAYOUTS, (False, True)):
+                if columnwise and x.shape[0] % 16:
+                    continue
+                got = poisoned_outputs(x, rowwise, columnwise, swizzle)
+                fos_cutedsl.launch_quantize_rowwise_columnwise(x, gamax, *got, err_mode, bound)
+                want = wanted_outputs(reference, rowwise, columnwise, swizzle)
+                cases += 1
+                if not all(g is None or torch.equal(g.reshape(-1), w)
+                           for g, w in zip(got, want, strict=True)):  # fmt: skip
+                    failures.append(f"layouts {variant} {label} {rowwise} {columnwise} {swizzle}")
+    return cases
+
+
 def stage_dequantize(failures: list[str]) -> int:
     cases = 0
     for out_dtype in OUT_DTYPES:
@@ -226,6 +279,7 @@ def main() -> int:
         "dequantize": lambda failures, _: stage_dequantize(failures),
         "row_amax": lambda failures, _: stage_row_amax(failures),
         "grouped": lambda failures, _: stage_grouped(failures),
+        "layouts": lambda failures, _: stage_layouts(failures),
         "large": stage_large,
     }
     return run_stages(__doc__.splitlines()[0], "gpu_verify_elementwise.json", stages)

@@ -21,20 +21,23 @@ import zlib
 
 import pytest
 import torch
-from cutedsl_cases import DTYPES, KINDS, Variant, make_case
+from cutedsl_cases import DTYPES, KINDS, Variant
 from cutedsl_gpu import skip_reason
+from dual_cases import (
+    LAYOUTS,
+    ROWWISE_ONLY_SHAPES,
+    SHAPES,
+    dual_case,
+    poisoned_outputs,
+    reference_outputs,
+    wanted_outputs,
+)
 
 import fos_cutedsl
 import fos_reference
 
 REASON = skip_reason()
 gpu = pytest.mark.skipif(bool(REASON), reason=REASON)
-POISON = 0xAB
-LAYOUTS = ((True, False), (False, True), (True, True))
-# (R, C): one group; a tile's edge on both sides; R no multiple of 64 or 128 and C of 128;
-# groups no multiple of 4 (swizzle padding); several tiles each way.
-SHAPES = ((16, 16), (48, 272), (208, 144), (320, 1040), (1040, 304))
-ROWWISE_ONLY_SHAPES = ((1, 16), (37, 48))  # R no multiple of 16: rowwise only
 
 
 def _layout_id(layout):
@@ -124,57 +127,16 @@ def test_can_run_declines_what_the_kernel_does_not_take():
 # ======== GPU: bits
 
 
-def _real_bytes(rows: int, groups: int) -> torch.Tensor:
-    """Where ``swizzle_scales`` puts real (not padding) bytes of (rows, groups) scales."""
-    ones = torch.ones((rows, groups), dtype=torch.uint8).view(torch.float8_e4m3fn)
-    return fos_reference.swizzle_scales(ones).view(torch.uint8) != 0
-
-
-def _poisoned(x, rowwise, columnwise, swizzle):
-    """``rowwise_columnwise_buffers`` with every byte the kernel must write poisoned."""
-    out = fos_cutedsl.rowwise_columnwise_buffers(x, rowwise, columnwise, swizzle)
-    rows, cols = x.shape
-    sizes = ((rows, cols // 16), (cols, rows // 16))
-    for i, t in enumerate(out):
-        if t is None:
-            continue
-        if swizzle and i % 2 == 1:
-            t[_real_bytes(*sizes[i // 2]).to(t.device)] = POISON
-        else:
-            t.fill_(POISON)
-    return out
-
-
-def _want(reference, rowwise, columnwise, swizzle):
-    """The reference's outputs as flat uint8, for the layouts asked (None elsewhere)."""
-    out = list(reference)
-    if not rowwise:
-        out[0:2] = None, None
-    if not columnwise:
-        out[2:4] = None, None
-    if swizzle:
-        out[1::2] = [None if s is None else fos_reference.swizzle_scales(s) for s in out[1::2]]
-    return [None if t is None else t.contiguous().view(torch.uint8).reshape(-1) for t in out]
-
-
-def _reference(x, gamax, knobs):
-    """(row codes, row scales, column codes, column scales); columnwise None if R % 16."""
-    rows = fos_reference.quantize(x, gamax, **knobs)
-    if x.shape[0] % 16:
-        return (*rows, None, None)
-    return (*rows, *fos_reference.quantize_columnwise(x, gamax, **knobs))
-
-
 def _check(x, gamax, reference, knobs, label):
     """Every layout and scale layout of one input against the reference, poisoned first."""
     for (rowwise, columnwise), swizzle in itertools.product(LAYOUTS, (False, True)):
         if columnwise and x.shape[0] % 16:
             continue
-        got = _poisoned(x, rowwise, columnwise, swizzle)
+        got = poisoned_outputs(x, rowwise, columnwise, swizzle)
         fos_cutedsl.launch_quantize_rowwise_columnwise(
             x, gamax, *got, knobs["err_mode"], knobs["e4m3_scale_bound"]
         )
-        want = _want(reference, rowwise, columnwise, swizzle)
+        want = wanted_outputs(reference, rowwise, columnwise, swizzle)
         names = ("row codes", "row scales", "column codes", "column scales")
         for name, g, w in zip(names, got, want, strict=True):
             assert (g is None) == (w is None), (label, name)
@@ -195,14 +157,10 @@ def test_bits_equal_reference(dtype, err_mode, bound):
         SHAPES + ROWWISE_ONLY_SHAPES, KINDS, ("rows", "columns")
     ):
         seed = zlib.crc32(f"{rows}-{cols}-{kind}-{along}".encode()) % 10_000
-        if along == "rows":
-            x, gamax = make_case(kind, variant, rows, cols, seed, "cuda")
-        elif rows % 16 == 0:  # the kind's groups run down x's columns
-            xt, gamax = make_case(kind, variant, cols, rows, seed, "cuda")
-            x = xt.t().contiguous()
-        else:
+        if along == "columns" and rows % 16:
             continue
-        _check(x, gamax, _reference(x, gamax, knobs), knobs, (rows, cols, kind, along))
+        x, gamax = dual_case(kind, variant, rows, cols, along, seed)
+        _check(x, gamax, reference_outputs(x, gamax, knobs), knobs, (rows, cols, kind, along))
 
 
 # R / 16 odd (x^T rows not 16-byte aligned) and even; partial last tiles; swizzle padding.
@@ -241,17 +199,13 @@ def test_tunings_bits_equal_reference(dtype, err_mode, bound, tuning):
     }
     for (rows, cols), kind, along in itertools.product(TUNED_SHAPES, KINDS, ("rows", "columns")):
         seed = zlib.crc32(f"tuned-{rows}-{cols}-{kind}-{along}".encode()) % 10_000
-        if along == "rows":
-            x, gamax = make_case(kind, variant, rows, cols, seed, "cuda")
-        else:
-            xt, gamax = make_case(kind, variant, cols, rows, seed, "cuda")
-            x = xt.t().contiguous()
-        reference = _reference(x, gamax, knobs)
+        x, gamax = dual_case(kind, variant, rows, cols, along, seed)
+        reference = reference_outputs(x, gamax, knobs)
         for ((rowwise, columnwise), swizzle), fn in compiled.items():
-            got = _poisoned(x, rowwise, columnwise, swizzle)
+            got = poisoned_outputs(x, rowwise, columnwise, swizzle)
             unused = x.new_empty(16, dtype=torch.uint8)
             fn(x, gamax.reshape(1), *[unused if t is None else t.view(-1) for t in got])
-            want = _want(reference, rowwise, columnwise, swizzle)
+            want = wanted_outputs(reference, rowwise, columnwise, swizzle)
             for i, (g, w) in enumerate(zip(got, want, strict=True)):
                 if g is not None:
                     where = (rows, cols, kind, along, rowwise, columnwise, swizzle, i)
@@ -285,6 +239,6 @@ def test_graph_replay_on_new_data():
     g.copy_(fos_reference.nan_amax(x))
     graph.replay()
     torch.cuda.synchronize()
-    want = _want(_reference(x, g, {}), True, True, True)
+    want = wanted_outputs(reference_outputs(x, g, {}), True, True, True)
     for got, w in zip(out, want, strict=True):
         assert torch.equal(got.contiguous().view(torch.uint8).reshape(-1), w)

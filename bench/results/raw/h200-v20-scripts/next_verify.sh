@@ -1,9 +1,11 @@
 # For the next session's first device calls (written after v20's device time ran out):
 #   call A: bash bench/results/raw/h200-v20-scripts/next_verify.sh A COMMIT
 #   call B: bash bench/results/raw/h200-v20-scripts/next_verify.sh B COMMIT
+#   call C: bash bench/results/raw/h200-v20-scripts/next_verify.sh C COMMIT
 # A: the one-read and grouped kernels' tests (their untested tunings' bits included), the
 #    op GPU tests, then the tunings' times (dual_variants.py, grouped_variants.py).
 # B: the rest of the GPU suite (the quantize and fake-quantize parity tests take most of it).
+# C: gpu_verify_elementwise.py's grouped and layouts stages (written, never run).
 # Verbose output, so a failure is named even when the call's time limit cuts the summary.
 set -uo pipefail
 source bench/results/raw/h200-v20-scripts/gpu_prep.sh
@@ -18,6 +20,10 @@ if [ "$1" = A ]; then
   echo "variants rc=$?"; grep -v "^ *$" $OUT/logs/dual_variants.log | tail -n 70
   timeout 110 python3 bench/grouped_variants.py --out $OUT > $OUT/logs/grouped_variants.log 2>&1
   echo "grouped rc=$?"; tail -n 16 $OUT/logs/grouped_variants.log
+elif [ "$1" = C ]; then
+  timeout 540 python3 tests/cutedsl/gpu_verify_elementwise.py --stages grouped layouts \
+    --out $OUT/gpu_verify_elementwise.json > $OUT/logs/verify-C.log 2>&1
+  echo "verify rc=$?"; tail -n 20 $OUT/logs/verify-C.log
 else
   timeout 540 python3 -m pytest -v -n 12 -p no:cacheprovider -rfE tests/cutedsl \
     --ignore tests/cutedsl/test_dual_kernel.py --ignore tests/cutedsl/test_grouped_kernel.py \

@@ -2,21 +2,21 @@
 
 Ops (each record's ``op``; bytes per element for a bf16 input):
 
-=================  ============================================  =============
-op                 call                                          bytes / elt
-=================  ============================================  =============
-quantize           ``fos_op.quantize(x, amax)``                  2 + 0.5625
-nan_amax           ``fos_op.nan_amax(x, dim)``                   2
-dequantize         ``fos_op.dequantize(codes, scales, amax)``    0.5625 + 2
-fake_quantize      ``fos_op.fake_quantize(x, amax)``             2 + 2
-amax+quantize      ``fos_op.quantize_with_amax(x)``              2 + 2.5625
-quantize_row_amax  ``fos_op.quantize_with_amax(x, dim=-1)``      2.5625
-quantize_grouped   ``fos_op.quantize_grouped(x, offsets, amax)``  2 + 0.5625
-nan_amax_grouped   ``fos_op.nan_amax_grouped(x, offsets)``       2
-rowwise_columnwise ``fos_op.quantize_rowwise_columnwise(x, a)``  2 + 2 x 0.5625
-=================  ============================================  =============
+===========================  ============================================  =============
+op                           call                                          bytes / elt
+===========================  ============================================  =============
+quantize                     ``fos_op.quantize(x, amax)``                  2 + 0.5625
+nan_amax                     ``fos_op.nan_amax(x, dim)``                   2
+dequantize                   ``fos_op.dequantize(codes, scales, amax)``    0.5625 + 2
+fake_quantize                ``fos_op.fake_quantize(x, amax)``             2 + 2
+amax+quantize                ``fos_op.quantize_with_amax(x)``              2 + 2.5625
+quantize_row_amax            ``fos_op.quantize_with_amax(x, dim=-1)``      2.5625
+quantize_grouped             ``fos_op.quantize_grouped(x, offsets, amax)``  2 + 0.5625
+nan_amax_grouped             ``fos_op.nan_amax_grouped(x, offsets)``       2
+quantize_rowwise_columnwise  ``fos_op.quantize_rowwise_columnwise(x, a)``  2 + 2 x 0.5625
+===========================  ============================================  =============
 
-(``rowwise_columnwise``: both layouts of one per-tensor amax; ``swizzle`` in
+(``quantize_rowwise_columnwise``: both layouts of one per-tensor amax; ``swizzle`` in
 the record says whether the scales were asked for in the GEMM layout.)
 
 (0.5625 = codes 0.5 + scales 0.0625; amax+quantize reads x twice, since the
@@ -37,7 +37,7 @@ output is first compared bit for bit with ``fos_reference`` on the same data
   ``fos_loop`` (quantize_grouped at 64 experts): what a user writes without
   a grouped op, ``fos_op.quantize`` per expert slice after reading the offsets
   on the host (eager, with that sync). ``fos_transposed_copy``
-  (rowwise_columnwise): rowwise, a contiguous copy of x^T, rowwise again.
+  (quantize_rowwise_columnwise): rowwise, a contiguous copy of x^T, rowwise again.
 
 Time: median of ``triton.testing.do_bench`` with the L2 flushed before each
 replay; ``l2="hot"`` rows (inputs under 60 MB) replay without the flush, so x
@@ -87,7 +87,7 @@ OPS = (
     "quantize_row_amax",
     "quantize_grouped",
     "nan_amax_grouped",
-    "rowwise_columnwise",
+    "quantize_rowwise_columnwise",
 )
 QUANTIZE_SHAPES = (
     *((r, c) for r in (8192, 32768, 131072) for c in (2048, 7168)),
@@ -98,7 +98,7 @@ MSE_SHAPES = ((32768, 7168), (8192, 4096))
 SMALL_SHAPES = ((128, 256), (1024, 2048))
 #: Where the new ops are timed, and where the eager reference is timed for every op.
 PEER_SHAPES = ((32768, 7168), (32768, 2048))
-LAYOUT_SHAPES = ((32768, 7168), (8192, 4096))  # rowwise_columnwise (issue 26)
+LAYOUT_SHAPES = ((32768, 7168), (8192, 4096))  # quantize_rowwise_columnwise (issue 26)
 # (block, row_scaled) of quantize
 MODES = (("1x16", False), ("1x16", True), ("16x16", False))
 GROUPED_EXPERTS = (8, 64, 256)
@@ -122,7 +122,7 @@ class Case:
     err_mode: str = "mae"
     l2: str = "flushed"  # "hot": timed without flushing L2
     experts: int = 0  # grouped ops: the experts the rows are split over (skewed_offsets)
-    swizzle: bool = False  # rowwise_columnwise: scales in the block-scaled GEMM layout
+    swizzle: bool = False  # quantize_rowwise_columnwise: scales in the block-scaled GEMM layout
 
     @property
     def bytes_moved(self) -> int:
@@ -139,7 +139,7 @@ class Case:
             "quantize_row_amax": x + packed,
             "quantize_grouped": x + packed,
             "nan_amax_grouped": x,
-            "rowwise_columnwise": x + 2 * packed,
+            "quantize_rowwise_columnwise": x + 2 * packed,
         }[self.op]
 
     @property
@@ -218,7 +218,9 @@ def gpu_cases(args: argparse.Namespace) -> list[Case]:
             for e in GROUPED_EXPERTS
         ]
     for r, c in LAYOUT_SHAPES[:1] if args.quick else LAYOUT_SHAPES:
-        cases += [Case(op="rowwise_columnwise", rows=r, cols=c, swizzle=s) for s in (False, True)]
+        cases += [
+            Case(op="quantize_rowwise_columnwise", rows=r, cols=c, swizzle=s) for s in (False, True)
+        ]
     cases = [c for c in cases if c.op in args.ops]
     hot = [
         replace(c, l2="hot")
@@ -243,8 +245,8 @@ def cpu_cases(args: argparse.Namespace) -> list[Case]:
             Case(op="quantize_row_amax", rows=r, cols=c, row_scaled=True),
             Case(op="quantize_grouped", rows=r, cols=c, experts=8),
             Case(op="nan_amax_grouped", rows=r, cols=c, experts=8),
-            Case(op="rowwise_columnwise", rows=r, cols=c),
-            Case(op="rowwise_columnwise", rows=r, cols=c, swizzle=True),
+            Case(op="quantize_rowwise_columnwise", rows=r, cols=c),
+            Case(op="quantize_rowwise_columnwise", rows=r, cols=c, swizzle=True),
         ]
     return [c for c in cases if c.op in args.ops]
 
@@ -292,7 +294,7 @@ FUNCTIONS = {
     "quantize_row_amax": (_reference_row_amax_quantize, _fos_row_amax_quantize),
     "quantize_grouped": (fos_reference.quantize_grouped, fos_op.quantize_grouped),
     "nan_amax_grouped": (fos_reference.nan_amax_grouped, fos_op.nan_amax_grouped),
-    "rowwise_columnwise": (_reference_rowwise_columnwise, _fos_rowwise_columnwise),
+    "quantize_rowwise_columnwise": (_reference_rowwise_columnwise, _fos_rowwise_columnwise),
 }
 
 
@@ -335,7 +337,7 @@ def make_inputs(case: Case, device: str, seed: int) -> dict[str, torch.Tensor]:
         inputs["offsets"] = skewed_offsets(case.rows, case.experts, device)
     if case.op == "quantize_grouped":
         inputs["amax"] = fos_reference.nan_amax_grouped(x, inputs["offsets"])
-    if case.op in ("quantize", "fake_quantize", "dequantize", "rowwise_columnwise"):
+    if case.op in ("quantize", "fake_quantize", "dequantize", "quantize_rowwise_columnwise"):
         inputs["amax"] = fos_reference.nan_amax(x, -1 if case.row_scaled else None)
     if case.op == "dequantize":
         codes, scales = fos_reference.quantize(x, inputs["amax"], **case.knobs)
@@ -356,7 +358,7 @@ def op_args(case: Case, inputs: dict) -> tuple[tuple, dict]:
         return (inputs["x"], inputs["offsets"], inputs["amax"]), case.knobs
     if case.op == "nan_amax_grouped":
         return (inputs["x"], inputs["offsets"]), {}
-    if case.op == "rowwise_columnwise":
+    if case.op == "quantize_rowwise_columnwise":
         return (inputs["x"], inputs["amax"]), {**case.knobs, "swizzle": case.swizzle}
     return (inputs["x"],), case.knobs
 
@@ -567,7 +569,7 @@ def implementations(case: Case, inputs: dict, peers: Peers, device: str, with_pe
         return impls
     if device == "cuda" and case.op == "quantize_grouped" and case.experts == LOOP_EXPERTS:
         impls["fos_loop"] = lambda: per_expert_loop(*args, **kwargs)
-    if device == "cuda" and case.op == "rowwise_columnwise" and not case.swizzle:
+    if device == "cuda" and case.op == "quantize_rowwise_columnwise" and not case.swizzle:
         impls["fos_transposed_copy"] = lambda: transposed_copy_path(*args, **case.knobs)
     compiled = peers.compiled(case) if device == "cuda" else None
     if compiled is not None:

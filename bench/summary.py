@@ -56,7 +56,7 @@ TARGETS = (
     ),
     # issue 26: both layouts from one call, 1x16 per tensor
     *(
-        ("rowwise_columnwise", rows, cols, "1x16", False, "mae", 70)
+        ("quantize_rowwise_columnwise", rows, cols, "1x16", False, "mae", 70)
         for rows, cols in ((32768, 7168), (8192, 4096))
     ),
     # issue 25: (..., experts) of a skewed split
@@ -219,12 +219,12 @@ def print_cold_start(payload: dict) -> None:
 
 
 def swizzle_rows(payload: dict) -> list[dict]:
-    """Each rowwise_columnwise case with swizzled scales beside the plain one (issue 26:
+    """Each quantize_rowwise_columnwise case with swizzled scales beside the plain one (issue 26:
     at most 3% slower)."""
     fos = {case_of(r): r for r in aggregate(payload["records"]) if r["impl"] == "fos"}
     out = []
     for key, r in fos.items():
-        if key[0] != "rowwise_columnwise" or not key[-1] or r["us"] is None:
+        if key[0] != "quantize_rowwise_columnwise" or not key[-1] or r["us"] is None:
             continue
         plain = fos.get((*key[:-1], False), {})
         out.append({"shape": f"{key[1]}x{key[2]}", "us": r["us"], "plain_us": plain.get("us"),
@@ -235,7 +235,9 @@ def swizzle_rows(payload: dict) -> list[dict]:
 def print_swizzle(payload: dict) -> None:
     rows = swizzle_rows(payload)
     if rows:
-        print("rowwise_columnwise, swizzled scales (target: at most 1.03x the plain layout)")
+        print(
+            "quantize_rowwise_columnwise, swizzled scales (target: at most 1.03x the plain layout)"
+        )
     for r in rows:
         print(f"{r['shape']:>10} {_num(r['us'], '.1f', 8)} us against "
               f"{_num(r['plain_us'], '.1f', 8)} us: {_num(r['ratio'], '.3f', 6)}")  # fmt: skip

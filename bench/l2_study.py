@@ -62,7 +62,7 @@ def same(a: torch.Tensor, b: torch.Tensor) -> bool:
     if a.dtype != b.dtype or a.shape != b.shape:
         return False
     if a.is_floating_point():
-        a, b = a.view(torch.uint8), b.view(torch.uint8)
+        a, b = a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8)
     return torch.equal(a, b)
 
 

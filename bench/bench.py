@@ -39,11 +39,14 @@ output is first compared bit for bit with ``fos_reference`` on the same data
   on the host (eager, with that sync). ``fos_transposed_copy``
   (quantize_rowwise_columnwise): rowwise, a contiguous copy of x^T, rowwise again.
 
-Time: median of ``triton.testing.do_bench`` with the L2 flushed before each
-replay; ``l2="hot"`` rows (inputs under 60 MB) replay without the flush, so x
-is in L2 from the previous replay (as an activation just written). The copy
-roofline (a 2 GiB device-to-device copy, bytes read + written) is measured at
-the start of each run; ``pct_of_copy`` = the op's bytes / time over it.
+Time: median of CUDA-event times of graph replays, the L2 flushed before each
+(``Flush``: 256 MB written, then 256 MB read, so that no dirty line of the flush
+is written back inside the timed run; ``--flush dirty`` for the write alone,
+``triton.testing.do_bench``'s flush); ``l2="hot"`` rows (inputs under 60 MB)
+replay without the flush, so x is in L2 from the previous replay (as an
+activation just written). The copy roofline (a 2 GiB device-to-device copy,
+bytes read + written, the same flush) is measured at the start of each run;
+``pct_of_copy`` = the op's bytes / time over it.
 
     python bench/bench.py                        # the full GPU sweep (~3 min on an H200)
     python bench/bench.py --quick                # one shape per op, bf16
@@ -460,7 +463,7 @@ def poison(out) -> None:
 def time_us(fn, device: str, reps: int = 10, *, flush: bool = True) -> float:
     """Median time of ``fn`` in microseconds over about ``reps`` x 10 ms of runs.
 
-    ``flush``: the L2 cache is flushed before each run (``triton.testing.do_bench``);
+    ``flush``: ``current_flush()`` runs before each run (``Flush``);
     otherwise runs follow each other with the L2 as the last one left it.
     """
     if device == "cpu":
@@ -471,11 +474,7 @@ def time_us(fn, device: str, reps: int = 10, *, flush: bool = True) -> float:
             fn()
             samples.append((time.perf_counter() - t0) * 1e6)
         return statistics.median(samples)
-    if not flush:
-        return hot_us(fn, budget_ms=10 * reps)
-    from triton.testing import do_bench
-
-    return do_bench(fn, warmup=25, rep=max(reps, 1) * 10, return_mode="median") * 1e3
+    return budget_us(fn, 10 * max(reps, 1), current_flush() if flush else None)
 
 
 # A spin kernel before each unflushed run lets the host enqueue the run before the
@@ -499,23 +498,60 @@ def event_median_us(fn, reps: int, flush: Callable | None = None) -> float:
     return statistics.median(s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends, strict=True))
 
 
-def hot_us(fn, budget_ms: float) -> float:
-    """Median time without flushing L2 (x stays cached from the previous run)."""
+def budget_us(fn, budget_ms: float, flush: Callable | None) -> float:
+    """Median event time of as many runs as fit ``budget_ms`` (20 to 5000), after warm-up."""
     for _ in range(3):
         fn()
-    estimate = event_median_us(fn, 5)
-    reps = int(min(max(budget_ms * 1e3 / (estimate + 25), 20), 5000))
-    return event_median_us(fn, reps)
+    per_run = event_median_us(fn, 5, flush) + (0 if flush is None else flush.cost_us)
+    reps = int(min(max(budget_ms * 1e3 / (per_run + 25), 20), 5000))
+    return event_median_us(fn, reps, flush)
+
+
+def hot_us(fn, budget_ms: float) -> float:
+    """Median time without flushing L2 (x stays cached from the previous run)."""
+    return budget_us(fn, budget_ms, None)
 
 
 class Flush:
-    """A 256 MB buffer zeroed before each timed run of the slow peers (as do_bench does)."""
+    """What runs before each timed run: 256 MB written, so L2 holds nothing of the
+    inputs; ``clean`` (the default) then reads another 256 MB.
 
-    def __init__(self, device: str):
-        self.buffer = torch.empty(256 << 20, dtype=torch.int8, device=device)
+    ``dirty`` is the write alone (``triton.testing.do_bench``'s flush): L2 is left
+    full of dirty lines, and their write-back lands inside the timed run. A
+    read-only kernel at 32768 x 2048 pays 8 us for it (nan_amax 43.8 against
+    35.7 us; bench/NOTES.md, v21), bytes that are not the op's own.
+    """
+
+    MODES = ("clean", "dirty")
+
+    def __init__(self, device: str, mode: str = "clean"):
+        assert mode in self.MODES
+        self.mode = mode
+        self.written = torch.empty(256 << 20, dtype=torch.int8, device=device)
+        clean = mode == "clean"
+        self.read = torch.ones(64 << 20, dtype=torch.float32, device=device) if clean else None
+        self.sink = torch.empty((), dtype=torch.float32, device=device)
+        self.cost_us = 150.0  # about what a flush takes on an H200: sizes the rep count
 
     def __call__(self) -> None:
-        self.buffer.zero_()
+        self.written.zero_()
+        if self.read is not None:
+            torch.amax(self.read, dim=0, out=self.sink)
+
+
+_FLUSH: Flush | None = None
+
+
+def set_flush(mode: str) -> Flush:
+    """Make ``mode``'s flush the one ``time_us`` runs (``main``: ``--flush``)."""
+    global _FLUSH
+    _FLUSH = Flush("cuda", mode)
+    return _FLUSH
+
+
+def current_flush() -> Flush:
+    """The flush ``time_us`` runs: ``clean`` unless ``set_flush`` chose another."""
+    return _FLUSH if _FLUSH is not None else set_flush("clean")
 
 
 def graphed(fn):
@@ -730,6 +766,7 @@ def header(device: str, gpu: str, roofs: list[float | None], peers: Peers) -> di
         "kernels": sorted(getattr(module, "KERNELS", ())),
         "commit": commit(),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "flush": _FLUSH.mode if _FLUSH is not None else None,
         "copy_tbps": roofs[0],
         "copy_tbps_runs": roofs,
         "fouroversix": peers.fouroversix_why or "imported",
@@ -775,7 +812,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="one shape per op, bfloat16")
     parser.add_argument("--repeat", type=int, default=1, help="runs of the whole loop")
     parser.add_argument("--buffers", type=int, default=1, help="fresh input buffers per case")
-    parser.add_argument("--reps", type=int, default=10, help="do_bench time per row, x 10 ms")
+    parser.add_argument("--reps", type=int, default=10, help="timed runs per row, x 10 ms")
     parser.add_argument("--compiled", action=argparse.BooleanOptionalAction, default=True,
                         help="torch.compile'd reference peers (default on)")  # fmt: skip
     parser.add_argument("--fouroversix", action=argparse.BooleanOptionalAction, default=True,
@@ -784,6 +821,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="JSON path (default: bench/results/<gpu>.json)")
     parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument("--flush", default="clean", choices=Flush.MODES,
+                        help="the L2 state before each timed run (Flush)")  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -796,7 +835,7 @@ def main(argv=None) -> int:
         peers, flush = Peers(False, False), None
     else:
         cases, gpu = gpu_cases(args), torch.cuda.get_device_name()
-        peers, flush = Peers(args.compiled, args.fouroversix), Flush(device)
+        peers, flush = Peers(args.compiled, args.fouroversix), set_flush(args.flush)
     name = gpu.lower().replace("nvidia ", "").replace(" ", "-")
     out = args.out or RESULTS / f"{name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)

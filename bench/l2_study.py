@@ -4,9 +4,9 @@ leaves the start of x in L2 for the quantize that follows it.
     python bench/l2_study.py [--out DIR]
 
 Flush modes before each timed CUDA-graph replay:
-- ``dirty``: zero a 256 MB buffer (``triton.testing.do_bench``'s flush, the one
-  ``bench.py`` uses). L2 is left full of dirty lines, written back to memory
-  inside the timed run.
+- ``dirty``: zero a 256 MB buffer (``triton.testing.do_bench``'s flush, which
+  ``bench.py`` used until v21). L2 is left full of dirty lines, written back to
+  memory inside the timed run.
 - ``clean``: the same, then read a second 256 MB buffer: the dirty lines are
   written back before the run, and L2 holds clean lines of that buffer.
 

@@ -104,6 +104,38 @@ def test_fallback_is_correct_and_strict_raises(monkeypatch):
         torch.ops.fos.quantize(x, gamax, "1x16", "mae", 256)
 
 
+def _amax_layouts(gamax):
+    """The same amax values laid out as callers hold them: as given, 4 bytes past a
+    16-byte boundary, and (per row) every other element of a wider tensor."""
+    wide = torch.full((gamax.numel() * 2 + 1,), float("nan"), device=gamax.device)
+    shifted = wide[1 : 1 + gamax.numel()].view(gamax.shape)
+    shifted.copy_(gamax)
+    layouts = [gamax, shifted]
+    if gamax.dim() == 0:
+        layouts.append(gamax.reshape(1))
+    else:
+        strided = wide[1::2][: gamax.numel()]
+        strided.copy_(gamax)
+        layouts.append(strided)
+    return layouts
+
+
+@pytest.mark.parametrize("row_scaled", [False, True])
+def test_amax_as_view_offset_or_strided_gives_the_same_bits(row_scaled):
+    """The plans take a 0-d, (1,), misaligned or strided amax as a view or a copy:
+    every op that reads an amax gives the reference's bits for each (the plan cache
+    keys on the amax's strides, so each layout resolves its own plan)."""
+    x, gamax = _inputs(64, 256, torch.bfloat16, row_scaled, seed=11)
+    want = fos_reference.quantize(x, gamax)
+    want_fake = fos_reference.fake_quantize(x, gamax)
+    for g in _amax_layouts(gamax):
+        assert torch.equal(g.reshape(gamax.shape), gamax)
+        assert _same(fos_op.quantize(x, g, strict=True), want), g.stride()
+        assert _bits_equal(fos_op.fake_quantize(x, g, strict=True), want_fake)
+        got = fos_op.dequantize(*want, g, strict=True)
+        assert _bits_equal(got, fos_reference.dequantize(*want, gamax))
+
+
 @pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two GPUs")
 def test_second_device():
     x, gamax = _inputs(32, 64, torch.bfloat16, False, seed=3)

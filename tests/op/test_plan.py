@@ -178,3 +178,26 @@ def test_plan_cache_is_bounded():
     for i in range(5):
         assert cache.get(i, lambda i=i: lambda: i)() == i
     assert len(cache) <= 2 and cache.misses == 5
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.tensor(3.0),  # 0-d
+        lambda: torch.tensor([3.0]),  # (1,)
+        lambda: torch.arange(9.0)[1:8],  # offset: 4 bytes past the storage's start
+        lambda: torch.arange(16.0)[::2],  # strided
+        lambda: torch.arange(8.0).reshape(8, 1),  # 2-D, contiguous
+    ],
+    ids=["0-d", "1", "offset", "strided", "2-D"],
+)
+def test_amax_vector_is_a_view_where_it_can_be(make):
+    """``impl._vec``: the amax as a contiguous (n,) float32 vector, the same values, a
+    view of the caller's tensor unless it is strided (then one copy)."""
+    from fos_op import impl
+
+    t = make()
+    v = impl._vec(t, t.numel())
+    assert v.shape == (t.numel(),) and v.stride() == (1,)
+    assert torch.equal(v, t.reshape(-1))
+    assert (v.data_ptr() == t.data_ptr()) == t.is_contiguous()

@@ -50,8 +50,15 @@ def laid_out(t: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
 
 
 def _vec(t: torch.Tensor, n: int) -> torch.Tensor:
-    """A one-element or n-element float32 tensor as a contiguous, aligned (n,) vector."""
-    return laid_out(t, 1, n).view(n)
+    """A one-element or n-element float32 amax as a contiguous (n,) vector: a view when
+    it is one (the kernels take the amax 4-byte aligned, as any float32 tensor is)."""
+    if t.dim() == 1 and t.stride() == (1,):
+        return t
+    if t.dim() == 0:
+        return t.view(1)
+    if not t.is_contiguous():
+        t = t.contiguous()
+    return t.as_strided((n,), (1,))
 
 
 def _env(t: torch.Tensor) -> Hashable:

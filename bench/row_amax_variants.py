@@ -1,0 +1,106 @@
+"""Check and time the one-read row-amax quantize's tunings in one GPU call.
+
+    python bench/row_amax_variants.py [--out DIR]
+
+Each variant is ``fos_cutedsl.row_amax.compile_row_amax`` with some of
+``RowAmaxConfig``'s knobs (same bits, other speed); its amax, codes and scale
+bytes are compared with ``fos_reference`` (random normals, and random bit
+patterns: NaN, Inf, subnormals) before it is timed, and a variant that differs
+is reported and not timed. Beside them, in the same run: the copy roofline, the
+row-scaled quantize given the row amax (what the fused kernel would be with a
+free amax) and the two-pass path (the per-row amax kernel, then that quantize).
+bf16, mae, bound 256; CUDA-graph replays, L2 flushed (``bench.replay_us``); %
+of copy from 2.5625 B/elt. Writes ``row_amax_variants.json`` to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import torch
+
+import fos_cutedsl
+import fos_reference
+from bench import copy_tbps, replay_us, write_sweep
+from fos_cutedsl.row_amax import compile_row_amax
+
+SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
+VARIANTS = (
+    ("default", {}),
+    ("pipelined", {"pipelined": True}),
+    ("pipelined, 8 CTAs an SM", {"pipelined": True, "ctas_per_sm": 8}),
+    ("pipelined, 12 CTAs an SM", {"pipelined": True, "ctas_per_sm": 12}),
+    ("pipelined, 24 CTAs an SM", {"pipelined": True, "ctas_per_sm": 24}),
+    ("pipelined, 2 rows a CTA", {"pipelined": True, "rows_per_cta": 2, "ctas_per_sm": 8}),
+    ("pipelined, 4 rows a CTA", {"pipelined": True, "rows_per_cta": 4, "ctas_per_sm": 4}),
+)
+
+
+def outputs(x):
+    rows, cols = x.shape
+    return (
+        torch.full((rows,), float("nan"), device=x.device),
+        torch.full((rows, cols // 2), 0xAB, dtype=torch.uint8, device=x.device),
+        torch.full((rows, cols // 16), 0xAB, dtype=torch.uint8, device=x.device),
+    )
+
+
+def exact(fn, gen) -> bool:
+    normal = torch.randn(300, 2064, device="cuda", generator=gen).to(torch.bfloat16)
+    raw = torch.randint(-(1 << 15), 1 << 15, (300, 2064), device="cuda", generator=gen)
+    for x in (normal, raw.to(torch.int16).view(torch.bfloat16)):
+        want_amax = fos_reference.nan_amax(x, dim=1)
+        codes, scales = fos_reference.quantize(x, want_amax)
+        amax, got_codes, got_scales = outputs(x)
+        fn(x, amax, got_codes, got_scales)
+        if not (
+            torch.equal(amax.view(torch.int32), want_amax.view(torch.int32))
+            and torch.equal(got_codes, codes)
+            and torch.equal(got_scales, scales.view(torch.uint8))
+        ):
+            return False
+    return True
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    args = parser.parse_args()
+    gen = torch.Generator(device="cuda").manual_seed(5)
+    arch = fos_cutedsl.arch_of(torch.device("cuda"))
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    fns = {}
+    for label, tuning in VARIANTS:
+        tuning = {"sms": sms, **tuning} if tuning.get("pipelined") else tuning
+        fn = compile_row_amax("bfloat16", "mae", 256, arch, **tuning)
+        fns[label] = (fn, exact(fn, gen))
+        print(f"{label:28s} exact={fns[label][1]}", flush=True)
+    roof = copy_tbps("cuda")
+    print(f"copy roofline {roof:.3f} TB/s", flush=True)
+    records = []
+    for rows, cols in SHAPES:
+        x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
+        row_amax = fos_reference.nan_amax(x, dim=1)
+        timed = {
+            "row-scaled quantize, amax given": lambda: fos_cutedsl.quantize(x, row_amax),
+            "per-row amax, then row-scaled quantize": lambda: fos_cutedsl.quantize(
+                x, fos_cutedsl.nan_amax(x, dim=1)
+            ),
+        }
+        for label, (fn, ok) in fns.items():
+            if ok:
+                out = outputs(x)
+                timed[label] = lambda fn=fn, out=out: fn(x, *out)
+        for label, call in timed.items():
+            us = replay_us(call)
+            pct = 100 * rows * cols * 2.5625 / (us * 1e-6) / 1e12 / roof
+            records.append(dict(rows=rows, cols=cols, variant=label, us=us, pct_of_copy=pct))
+            print(f"{rows}x{cols} {label:40s} {us:8.1f} us {pct:5.1f}%", flush=True)
+        del x
+        torch.cuda.empty_cache()
+    write_sweep(args.out, "row_amax_variants.json", roof, records)
+
+
+if __name__ == "__main__":
+    main()

@@ -63,6 +63,29 @@ def exact(fn, gen) -> bool:
     return True
 
 
+def time_shape(rows: int, cols: int, fns: dict, roof: float, gen) -> list[dict]:
+    """Every exact variant and the two references points at ``rows x cols``."""
+    x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
+    row_amax = fos_reference.nan_amax(x, dim=1)
+    timed = {
+        "row-scaled quantize, amax given": lambda: fos_cutedsl.quantize(x, row_amax),
+        "per-row amax, then row-scaled quantize": lambda: fos_cutedsl.quantize(
+            x, fos_cutedsl.nan_amax(x, dim=1)
+        ),
+    }
+    for label, (fn, ok) in fns.items():
+        if ok:
+            out = outputs(x)
+            timed[label] = lambda fn=fn, out=out: fn(x, *out)
+    records = []
+    for label, call in timed.items():
+        us = replay_us(call)
+        pct = 100 * rows * cols * 2.5625 / (us * 1e-6) / 1e12 / roof
+        records.append(dict(rows=rows, cols=cols, variant=label, us=us, pct_of_copy=pct))
+        print(f"{rows}x{cols} {label:40s} {us:8.1f} us {pct:5.1f}%", flush=True)
+    return records
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
@@ -80,24 +103,7 @@ def main() -> None:
     print(f"copy roofline {roof:.3f} TB/s", flush=True)
     records = []
     for rows, cols in SHAPES:
-        x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
-        row_amax = fos_reference.nan_amax(x, dim=1)
-        timed = {
-            "row-scaled quantize, amax given": lambda: fos_cutedsl.quantize(x, row_amax),
-            "per-row amax, then row-scaled quantize": lambda: fos_cutedsl.quantize(
-                x, fos_cutedsl.nan_amax(x, dim=1)
-            ),
-        }
-        for label, (fn, ok) in fns.items():
-            if ok:
-                out = outputs(x)
-                timed[label] = lambda fn=fn, out=out: fn(x, *out)
-        for label, call in timed.items():
-            us = replay_us(call)
-            pct = 100 * rows * cols * 2.5625 / (us * 1e-6) / 1e12 / roof
-            records.append(dict(rows=rows, cols=cols, variant=label, us=us, pct_of_copy=pct))
-            print(f"{rows}x{cols} {label:40s} {us:8.1f} us {pct:5.1f}%", flush=True)
-        del x
+        records += time_shape(rows, cols, fns, roof, gen)
         torch.cuda.empty_cache()
     write_sweep(args.out, "row_amax_variants.json", roof, records)
 

@@ -198,46 +198,6 @@ def test_tunings_give_the_same_bits(dtype):
         assert torch.equal(scales, want_scales.view(torch.uint8)), tuning
 
 
-PIPELINED = (
-    {"pipelined": True},
-    {"pipelined": True, "sms": 3, "ctas_per_sm": 1},  # 3 CTAs: every CTA loops
-    {"pipelined": True, "rows_per_cta": 2, "sms": 2, "ctas_per_sm": 1},  # ragged last block
-)
-
-
-@gpu
-@pytest.mark.parametrize(
-    "tuning", PIPELINED, ids=lambda t: ",".join(f"{k}={v}" for k, v in t.items())
-)
-@pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448)])
-@pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_pipelined_bits_equal_reference(dtype, err_mode, bound, tuning):
-    """The pipelined kernel (CTAs looping over row blocks, the next block copied into the
-    other buffer while this one is quantized) over every input kind, rows past the grid,
-    one row, ragged widths: the amax, codes and scale bytes equal the reference's."""
-    from fos_cutedsl import arch_of
-    from fos_cutedsl.row_amax import compile_row_amax
-
-    variant = Variant(dtype, "1x16", True, err_mode, bound)
-    fn = compile_row_amax(_NAMES[dtype], err_mode, bound, arch_of(torch.device("cuda")), **tuning)
-    for kind in [k for k in KINDS if k != "amax_special"]:
-        for rows, cols in ((1, 16), (13, 2048), (9, 4096 + 48), (5, 7168)):
-            seed = zlib.crc32(f"pipelined/{variant}/{kind}/{rows}/{cols}".encode())
-            x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
-            want_amax = fos_reference.nan_amax(x, dim=1)
-            want = fos_reference.quantize(
-                x, want_amax, block="1x16", err_mode=err_mode, e4m3_scale_bound=bound
-            )
-            codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
-            scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
-            amax = torch.full((rows * 4,), POISON, dtype=torch.uint8, device="cuda")
-            fn(x, amax.view(torch.float32), codes, scales)
-            where = (kind, rows, cols, tuning)
-            assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), where
-            assert torch.equal(codes, want[0]), where
-            assert torch.equal(scales, want[1].view(torch.uint8)), where
-
-
 @gpu
 def test_public_function_shapes_and_bits():
     x = torch.randn(2, 3, 7168, device="cuda").to(torch.bfloat16)

@@ -107,14 +107,14 @@ def test_fallback_is_correct_and_strict_raises(monkeypatch):
 def _amax_layouts(gamax):
     """The same amax values laid out as callers hold them: as given, 4 bytes past a
     16-byte boundary, and (per row) every other element of a wider tensor."""
-    wide = torch.full((gamax.numel() * 2 + 1,), float("nan"), device=gamax.device)
-    shifted = wide[1 : 1 + gamax.numel()].view(gamax.shape)
+    n = gamax.numel()
+    shifted = torch.full((n + 1,), float("nan"), device=gamax.device)[1:].view(gamax.shape)
     shifted.copy_(gamax)
     layouts = [gamax, shifted]
     if gamax.dim() == 0:
         layouts.append(gamax.reshape(1))
     else:
-        strided = wide[1::2][: gamax.numel()]
+        strided = torch.full((2 * n,), float("nan"), device=gamax.device)[::2]
         strided.copy_(gamax)
         layouts.append(strided)
     return layouts

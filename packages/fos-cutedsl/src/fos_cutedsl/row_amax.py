@@ -82,12 +82,6 @@ class RowAmaxConfig:
     rows_per_cta: int = 1  # teams (rows) per CTA
     unroll: int = 4  # 16-byte loads in flight per thread in the read
     ptxas_opt: int = PTXAS_OPT
-    # Pipelined: a grid of at most ``sms * ctas_per_sm`` CTAs loops over the row blocks,
-    # the next block's rows copied into a second buffer (``cp.async``) while this one's
-    # are reduced and quantized.
-    pipelined: bool = False
-    sms: int = 132
-    ctas_per_sm: int = 16
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
@@ -120,14 +114,9 @@ class RowAmaxConfig:
         return 16 * rows + 64 * rows + 16 * ((8 * rows + 15) // 16) + 128
 
     @property
-    def buffers(self) -> int:
-        """Staging buffers of ``rows_per_cta`` rows: two when pipelined."""
-        return 2 if self.pipelined else 1
-
-    @property
     def max_cols(self) -> int:
         """The widest row (a multiple of 16 elements) whose staging fits ``SMEM_LIMIT``."""
-        per_row = (SMEM_LIMIT - self.reserve) // (self.rows_per_cta * self.buffers)
+        per_row = (SMEM_LIMIT - self.reserve) // self.rows_per_cta
         return per_row // (GROUP * self.itemsize) * GROUP
 
 
@@ -164,22 +153,6 @@ def _load_shared_v4(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, In
     text = "ld.shared.v4.b32 {$0, $1, $2, $3}, [$4];"
     res = _asm(quad, [_i(addr, loc, ip)], text, "=r,=r,=r,=r,r", True)
     return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
-
-
-@dsl_user_op
-def _copy_async_if(mask, shared_addr, global_addr, *, loc=None, ip=None) -> None:
-    """``cp.async.cg`` of 16 bytes from global ``global_addr`` to ``shared_addr`` where
-    ``mask`` is nonzero (both 16-byte aligned; x is never written here)."""
-    text = "{ .reg .pred p; setp.ne.u32 p, $0, 0; @p cp.async.cg.shared.global [$1], [$2], 16; }"
-    ops = [_i(mask, loc, ip), _i(shared_addr, loc, ip), Int64(global_addr).ir_value(loc=loc, ip=ip)]
-    _asm(None, ops, text, "r,r,l", side_effects=True)
-
-
-@dsl_user_op
-def _wait_async_copies(*, loc=None, ip=None) -> None:
-    """``cp.async.wait_all``: this thread's copies have landed (a barrier then shows them
-    to the CTA)."""
-    _asm(None, [], "cp.async.wait_all;", "", side_effects=True)
 
 
 def _fold(cfg, acc, words):
@@ -219,11 +192,8 @@ class RowAmaxKernel:
         cfg = self.cfg
         rows = Int64(mX.shape[0])
         row_bytes = Int32(Int64(mX.shape[1]) * cfg.itemsize)
-        blocks = (rows + (cfg.rows_per_cta - 1)) // cfg.rows_per_cta
-        if cutlass.const_expr(cfg.pipelined):
-            blocks = cutlass.min(blocks, Int64(cfg.sms * cfg.ctas_per_sm))
-        grid = Int32(blocks)
-        smem = Int32(cfg.reserve) + row_bytes * (cfg.rows_per_cta * cfg.buffers)
+        grid = Int32((rows + (cfg.rows_per_cta - 1)) // cfg.rows_per_cta)
+        smem = Int32(cfg.reserve) + row_bytes * cfg.rows_per_cta
         self.kernel(mX, mAmax, mCodes, mScales).launch(
             grid=[grid, 1, 1], block=[cfg.threads, 1, 1], smem=smem, stream=stream
         )
@@ -233,14 +203,22 @@ class RowAmaxKernel:
         self, mX: cute.Tensor, mAmax: cute.Tensor, mCodes: cute.Tensor, mScales: cute.Tensor
     ):
         cfg = self.cfg
+        qcfg = cfg.quantize
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
-        grid, _, _ = cute.arch.grid_dim()
         rows = Int64(mX.shape[0])
         cols = Int32(mX.shape[1])
-        row_bytes = cols * cfg.itemsize
         team = Int32(tidx) // TEAM
         lane = Int32(tidx) % TEAM
+        row_lo = Int64(bidx) * cfg.rows_per_cta
+        row = row_lo + Int64(team)
+        valid = row < rows  # uniform over the team (and its warps)
+        row_bytes = cols * cfg.itemsize
+        vectors = Int32(0)  # an absent row reads nothing and quantizes nothing
+        groups = Int32(0)
+        if valid:
+            vectors = row_bytes // VECTOR
+            groups = cols // GROUP
 
         smem = cutlass.memory.SmemAllocator()
         # (gamax, s, inv of a zero scale, margin) per row; (Y_j, INV_j) per row and mantissa.
@@ -253,154 +231,72 @@ class RowAmaxKernel:
         partial = smem.allocate_tensor(
             Float32, cute.make_layout(cfg.rows_per_cta * 2), byte_alignment=16
         )  # (rows_per_cta * 2,): one per warp
-        # The staged rows follow (dynamic size: ``reserve`` + buffers * rows_per_cta * row_bytes).
+        # The staged rows follow (dynamic size: ``reserve`` + rows_per_cta * row_bytes).
         stage = smem.allocate_tensor(Uint8, cute.make_layout(16), byte_alignment=16)
-        stage_team = Int32(stage.iterator.toint()) + team * row_bytes
-        shared = (table, mantissas, partial)
-        if cutlass.const_expr(cfg.pipelined):
-            _pipelined(cfg, mX, mAmax, mCodes, mScales, shared, stage_team, Int64(bidx),
-                       Int64(grid), lane)  # fmt: skip
-        else:
-            row_lo = Int64(bidx) * cfg.rows_per_cta
-            row = row_lo + Int64(team)
-            vectors = Int32(0)  # an absent row reads nothing and quantizes nothing
-            if row < rows:  # uniform over the team (and its warps)
-                vectors = row_bytes // VECTOR
-            # ======== 1. read the row once: running maxima, and the words staged
-            x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(row_bytes)
-            acc = _init(cfg)
-            step = cfg.unroll * TEAM
-            j = lane
-            while j < vectors:
-                loaded = []
-                for u in cutlass.range_constexpr(cfg.unroll):
-                    v = j + u * TEAM
-                    here = Int32(v < vectors)
-                    loaded.append((here, v, _load_v4_if(here, x_row + Int64(v) * VECTOR)))
-                for u in cutlass.range_constexpr(cfg.unroll):
-                    here, v, words = loaded[u]
-                    acc = _fold(cfg, acc, words)
-                    _store_shared_v4_if(here, stage_team + v * VECTOR, words)
-                j = j + step
-            _row_amax(cfg, _finish(cfg, acc), shared, mAmax, row_lo, rows)
-            _quantize_staged(cfg, shared, stage_team, row, rows, cols, lane, mX, mAmax, mCodes,
-                             mScales)  # fmt: skip
+        stage_row = Int32(stage.iterator.toint()) + team * row_bytes
 
-
-def _init(cfg):
-    """A thread's running maxima, one per word of a vector: +0."""
-    if cutlass.const_expr(cfg.dtype == "float32"):
-        return [Float32(0.0) for _ in range(4)]
-    return [Int32(0) for _ in range(4)]
-
-
-@cute.jit
-def _pipelined(cfg, mX, mAmax, mCodes, mScales, shared, stage_team, first_block, grid, lane):
-    """Row blocks ``first_block, first_block + grid, ...``: each block's rows land in one
-    buffer by ``cp.async`` while the block before is reduced and quantized from the other."""
-    rows = Int64(mX.shape[0])
-    cols = Int32(mX.shape[1])
-    row_bytes = cols * cfg.itemsize
-    vectors = row_bytes // VECTOR
-    buffer_bytes = row_bytes * cfg.rows_per_cta
-    blocks = (rows + (cfg.rows_per_cta - 1)) // cfg.rows_per_cta
-    tidx, _, _ = cute.arch.thread_idx()
-    team = Int32(tidx) // TEAM
-    base = mX.iterator.toint()
-    # The first block's rows into buffer 0.
-    block = first_block
-    row = block * cfg.rows_per_cta + Int64(team)
-    here_row = Int32(row < rows)
-    j = lane
-    while j < vectors:
-        src = base + cutlass.min(row, rows - 1) * Int64(row_bytes) + Int64(j) * VECTOR
-        _copy_async_if(here_row, stage_team + j * VECTOR, src)
-        j = j + TEAM
-    parity = Int32(0)
-    while block < blocks:
-        _wait_async_copies()
-        cute.arch.sync_threads()  # this block's rows are in; the other buffer is free
-        stage_row = stage_team + parity * buffer_bytes
-        next_block = block + grid
-        next_row = next_block * cfg.rows_per_cta + Int64(team)
-        here_next = Int32(next_row < rows)
-        next_stage = stage_team + (1 - parity) * buffer_bytes
+        # ======== 1. read the row once: running maxima, and the words staged in shared memory
+        x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(row_bytes)
+        acc = [Float32(0.0) for _ in range(4)]
+        if cutlass.const_expr(cfg.dtype != "float32"):
+            acc = [Int32(0) for _ in range(4)]
+        step = cfg.unroll * TEAM
         j = lane
         while j < vectors:
-            src = base + cutlass.min(next_row, rows - 1) * Int64(row_bytes) + Int64(j) * VECTOR
-            _copy_async_if(here_next, next_stage + j * VECTOR, src)
-            j = j + TEAM
-        row = block * cfg.rows_per_cta + Int64(team)
-        acc = _init(cfg)
-        if row < rows:
-            j = lane
-            while j < vectors:
-                acc = _fold(cfg, acc, _load_shared_v4(stage_row + j * VECTOR))
-                j = j + TEAM
-        _row_amax(cfg, _finish(cfg, acc), shared, mAmax, block * cfg.rows_per_cta, rows)
-        _quantize_staged(cfg, shared, stage_row, row, rows, cols, lane, mX, mAmax, mCodes,
-                         mScales)  # fmt: skip
-        parity = 1 - parity
-        block = next_block
+            loaded = []
+            for u in cutlass.range_constexpr(cfg.unroll):
+                v = j + u * TEAM
+                here = Int32(v < vectors)
+                loaded.append((here, v, _load_v4_if(here, x_row + Int64(v) * VECTOR)))
+            for u in cutlass.range_constexpr(cfg.unroll):
+                here, v, words = loaded[u]
+                acc = _fold(cfg, acc, words)
+                _store_shared_v4_if(here, stage_row + v * VECTOR, words)
+            j = j + step
 
+        # ======== 2. the row's amax: warp butterflies, then the team's two warps
+        a = _finish(cfg, acc)
+        for lane_mask in (16, 8, 4, 2, 1):
+            a = fmax(a, shfl_bfly_f32(a, lane_mask))
+        warp = Int32(tidx) // WARP
+        if Int32(tidx) % WARP == 0:
+            partial[warp] = a
+        cute.arch.sync_threads()
+        if tidx < cfg.rows_per_cta * 8:
+            # 8 threads a row: step 1 and the mantissa constants (``rowwise``'s table).
+            i, m = Int32(tidx) >> 3, Int32(tidx) & 7
+            g = fmax(partial[2 * i], partial[2 * i + 1])
+            build_row_entry(qcfg, table, mantissas, i, m, g)
+            if m == 0 and row_lo + Int64(i) < rows:
+                mAmax[row_lo + Int64(i)] = g
+        cute.arch.sync_threads()
 
-@cute.jit
-def _row_amax(cfg, a, shared, mAmax, row_lo, rows):
-    """The rows' amax from each thread's maximum ``a``: warp butterflies, then the team's
-    two warps; 8 threads a row build its constants and one writes its amax. Ends on a
-    CTA barrier (the table is ready)."""
-    table, mantissas, partial = shared
-    tidx, _, _ = cute.arch.thread_idx()
-    for lane_mask in (16, 8, 4, 2, 1):
-        a = fmax(a, shfl_bfly_f32(a, lane_mask))
-    warp = Int32(tidx) // WARP
-    if Int32(tidx) % WARP == 0:
-        partial[warp] = a
-    cute.arch.sync_threads()
-    if tidx < cfg.rows_per_cta * 8:
-        # 8 threads a row: step 1 and the mantissa constants (``rowwise``'s table).
-        i, m = Int32(tidx) >> 3, Int32(tidx) & 7
-        g = fmax(partial[2 * i], partial[2 * i + 1])
-        build_row_entry(cfg.quantize, table, mantissas, i, m, g)
-        if m == 0 and row_lo + Int64(i) < rows:
-            mAmax[row_lo + Int64(i)] = g
-    cute.arch.sync_threads()
-
-
-@cute.jit
-def _quantize_staged(cfg, shared, stage_row, row, rows, cols, lane, mX, mAmax, mCodes, mScales):
-    """The row's staged groups through the fast path, then its flagged ones exactly
-    (reading x again, from L2, and the amax ``_row_amax`` wrote: its barrier orders it)."""
-    table, mantissas, _ = shared
-    qcfg = cfg.quantize
-    groups = Int32(0)
-    if row < rows:
-        groups = cols // GROUP
-    group_bytes = GROUP * cfg.itemsize
-    first = row * Int64(cols // GROUP)  # the row's first group
-    zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
-    flagged = Int32(0)  # bit k: group lane + 64 k needs the exact path
-    k = Int32(0)
-    g = lane
-    while g < groups:
-        at = stage_row + g * group_bytes
-        words = [w for q in range(group_bytes // VECTOR) for w in _load_shared_v4(at + 16 * q)]
-        slow = fast_group(
-            qcfg, words, first + Int64(g), True, (zero, zero, zero), 0, table, mantissas,
-            mX, mCodes, mScales,
-        )  # fmt: skip
-        flagged = flagged | (slow << k)
-        k = k + 1
-        g = g + TEAM
-    if flagged != 0:
-        d = Float32(qcfg.d)
-        for kk in cutlass.range(k, unroll=1):
-            if (flagged >> kk) & 1 != 0:
-                t = first + Int64(lane + kk * TEAM)
-                t, _, word0, word1, scale = exact_group(
-                    qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
-                )
-                store_group(mCodes, mScales, t, word0, word1, scale)
+        # ======== 3. quantize the staged groups (fast path), then the flagged ones exactly
+        group_bytes = GROUP * cfg.itemsize
+        first = row * Int64(cols // GROUP)  # the row's first group
+        zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
+        flagged = Int32(0)  # bit k: group lane + 64 k needs the exact path
+        k = Int32(0)
+        g = lane
+        while g < groups:
+            at = stage_row + g * group_bytes
+            words = [w for q in range(group_bytes // VECTOR) for w in _load_shared_v4(at + 16 * q)]
+            slow = fast_group(
+                qcfg, words, first + Int64(g), True, (zero, zero, zero), 0, table, mantissas,
+                mX, mCodes, mScales,
+            )  # fmt: skip
+            flagged = flagged | (slow << k)
+            k = k + 1
+            g = g + TEAM
+        if flagged != 0:
+            d = Float32(qcfg.d)
+            for kk in cutlass.range(k, unroll=1):
+                if (flagged >> kk) & 1 != 0:
+                    t = first + Int64(lane + kk * TEAM)
+                    t, _, word0, word1, scale = exact_group(
+                        qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
+                    )
+                    store_group(mCodes, mScales, t, word0, word1, scale)
 
 
 def compile_row_amax(

@@ -31,7 +31,7 @@ def main() -> None:
     x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dtype))
     gamax = fos_reference.nan_amax(x, dim=1) if row_scaled else fos_reference.nan_amax(x)
     codes = torch.empty(rows, cols // 2, dtype=torch.uint8, device="cuda")
-    scales = torch.empty(rows, cols // 16, dtype=torch.uint8, device="cuda")
+    scales = torch.empty(rows, cols // 16, dtype=torch.float8_e4m3fn, device="cuda")
     for _ in range(3):
         fn(x, gamax.reshape(-1), codes, scales)
     torch.cuda.synchronize()

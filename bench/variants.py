@@ -68,7 +68,7 @@ def bits_match(fn, x, row_scaled, block, err_mode) -> bool:
     rows, cols = x.shape
     codes = torch.full((rows, cols // 2), 0xAB, dtype=torch.uint8, device="cuda")
     scales = torch.full((rows, cols // 16), 0xAB, dtype=torch.uint8, device="cuda")
-    fn(x, gamax, codes, scales)
+    fn(x, gamax, codes, scales.view(torch.float8_e4m3fn))
     want_codes, want_scales = fos_reference.quantize(
         x, gamax, block=block, err_mode=err_mode, e4m3_scale_bound=256
     )
@@ -99,7 +99,7 @@ def main() -> int:
         gamax = fos_reference.nan_amax(x, dim=1) if row_scaled else fos_reference.nan_amax(x)
         gamax = gamax.reshape(-1)
         codes = torch.empty((args.rows, args.cols // 2), dtype=torch.uint8, device="cuda")
-        scales = torch.empty((args.rows, args.cols // 16), dtype=torch.uint8, device="cuda")
+        scales = torch.empty((args.rows, args.cols // 16), dtype=torch.float8_e4m3fn, device="cuda")
         args_ = (x, gamax, codes, scales)
         us = time_us(lambda f=fn, a=args_: f(*a), "cuda", reps=20) if exact else None
         nbytes = x.numel() * tdtype.itemsize + codes.numel() + scales.numel()

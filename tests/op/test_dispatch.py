@@ -73,3 +73,28 @@ def test_availability_is_decided_once():
     first = dispatch.cutedsl()
     assert dispatch.cutedsl() is first
     assert dispatch.cutedsl.cache_info().hits >= 1
+
+
+@pytest.mark.parametrize(
+    ("version", "release"),
+    [("0.5.0", (0, 5, 0)), ("0.5.0rc1", (0, 5, 0)), ("1.12", (1, 12)), ("dev", ())],
+)
+def test_release_parts(version, release):
+    assert dispatch._release(version) == release
+
+
+def test_an_older_kernel_package_is_not_used(monkeypatch):
+    """A fos-cutedsl older than ``MIN_CUTEDSL`` (launchers of another signature) is
+    reported as unusable, so calls take the reference (strict mode: raise)."""
+    import sys
+    import types
+
+    old = types.ModuleType("fos_cutedsl")
+    old.__version__ = "0.4.0"
+    monkeypatch.setitem(sys.modules, "fos_cutedsl", old)
+    dispatch.cutedsl.cache_clear()
+    try:
+        module, why = dispatch.cutedsl()
+        assert module is None and "0.4.0 is older than 0.5" in why
+    finally:
+        dispatch.cutedsl.cache_clear()

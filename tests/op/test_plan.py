@@ -134,13 +134,44 @@ def test_each_op_keys_its_own_metadata():
                           "quantize_with_amax", "quantize_with_amax", "quantize"])  # fmt: skip
 
 
-def test_strict_is_part_of_the_key(monkeypatch):
+def test_strict_argument_is_part_of_the_key():
     x = _x()
     g = ref.nan_amax(x)
     fos_op.quantize(x, g)
+    fos_op.quantize(x, g, strict=True)
+    fos_op.quantize(x, g, strict=False)
+    assert fos_op.PLANS.misses == 3
+
+
+class _CudaLike:
+    """Just what ``dispatch.enforce`` reads of a tensor: a CUDA device, some elements."""
+
+    device = torch.device("cuda")
+
+    def numel(self) -> int:
+        return 4
+
+
+def test_a_fallback_plan_reads_fos_strict_on_every_call(monkeypatch):
+    """A plan built with ``strict=None`` outlives the environment it was built under:
+    its fallback raises once ``FOS_STRICT=1`` is set, and not after it is unset; an
+    explicit ``strict=False`` plan never raises."""
+    from fos_op import impl
+    from fos_op.dispatch import REFERENCE, Decision
+
+    decision = Decision(REFERENCE, "pretend")
+    monkeypatch.delenv("FOS_STRICT", raising=False)
+    lenient = impl.fallback(decision, _CudaLike(), None, lambda x: "reference")
+    never = impl.fallback(decision, _CudaLike(), False, lambda x: "reference")
+    assert lenient(_CudaLike()) == "reference"
     monkeypatch.setenv("FOS_STRICT", "1")
-    fos_op.quantize(x, g)
-    assert fos_op.PLANS.misses == 2
+    with pytest.raises(fos_op.FallbackError):
+        lenient(_CudaLike())
+    assert never(_CudaLike()) == "reference"
+    with pytest.raises(fos_op.FallbackError):  # built under FOS_STRICT=1: raises at once
+        impl.fallback(decision, _CudaLike(), None, lambda x: "reference")
+    monkeypatch.setenv("FOS_STRICT", "0")
+    assert lenient(_CudaLike()) == "reference"
 
 
 def test_kernel_source_is_part_of_the_key(monkeypatch):

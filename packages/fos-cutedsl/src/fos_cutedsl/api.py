@@ -115,10 +115,10 @@ def quantize(
         raise RuntimeError(f"fos_cutedsl.quantize cannot run: {why}")
     rows, cols = x.shape
     codes = torch.empty((rows, cols // 2), dtype=torch.uint8, device=x.device)
-    scales = torch.empty((rows, cols // 16), dtype=torch.uint8, device=x.device)
+    scales = torch.empty((rows, cols // 16), dtype=torch.float8_e4m3fn, device=x.device)
     if x.numel() != 0:
         launch(x, global_amax, codes, scales, block, err_mode, e4m3_scale_bound)
-    return codes, scales.view(torch.float8_e4m3fn)
+    return codes, scales
 
 
 def launch(
@@ -130,11 +130,14 @@ def launch(
     err_mode: str,
     e4m3_scale_bound: int,
 ) -> None:
-    """Run the kernel into caller-owned ``codes`` and ``scales`` (both uint8).
+    """Run the kernel into caller-owned ``codes`` (uint8) and ``scales`` (uint8 or
+    float8_e4m3fn: the same bytes).
 
     No checks beyond ``quantize``'s: the caller has checked ``can_run`` and
-    allocated contiguous (R, C/2) and (R, C/16) uint8 buffers on x's device.
+    allocated contiguous (R, C/2) and (R, C/16) buffers on x's device.
     """
+    if scales.dtype != torch.float8_e4m3fn:
+        scales = scales.view(torch.float8_e4m3fn)
     rows, cols = x.shape
     row_scaled = global_amax.numel() != 1
     # Canonical strides (a size-1 dim may carry any stride in a contiguous tensor).
@@ -170,7 +173,8 @@ def quantize_launcher(
     err_mode: str,
     e4m3_scale_bound: int,
 ):
-    """The compiled kernel for these arguments, as ``fn(x2d, amax1d, codes_u8, scales_u8)``.
+    """The compiled kernel for these arguments, as ``fn(x2d, amax1d, codes_u8, scales_f8)``
+    (scales float8_e4m3fn).
 
     Resolves the variant once (compiling it if new), for callers that cache
     it per call signature (``fos_op``'s plans); the arguments of ``fn`` are

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
-from cutlass import Float32, Uint8
+from cutlass import Float8E4M3FN, Float32, Uint8
 
 from .config import GROUP, FakeQuantizeKey, QuantizeConfig, compile_options
 from .persistent import PersistentKernel
@@ -46,7 +46,7 @@ def compile_quantize(
     """Compile one variant once, against fake tensors with symbolic sizes.
 
     The result is called positionally with torch tensors
-    ``(x, global_amax (1,) or (R,), codes uint8, scales uint8)`` and runs on
+    ``(x, global_amax (1,) or (R,), codes uint8, scales float8_e4m3fn)`` and runs on
     the current CUDA stream; one binary serves every shape. ``x`` must be
     contiguous with a 16-byte-aligned base; the codes and scales buffers as
     ``quantize`` allocates them. ``arch`` is a CuTe DSL arch string such as
@@ -64,7 +64,9 @@ def compile_quantize(
     x = fake(cfg.element, (rows, cols), stride_order=(1, 0), assumed_align=16)
     amax = fake(Float32, (rows if row_scaled else 1,), assumed_align=4)
     codes = fake(Uint8, (rows, half_cols), stride_order=(1, 0), assumed_align=16)
-    scales = fake(Uint8, (rows, groups), stride_order=(1, 0), assumed_align=16)
+    # float8_e4m3fn, so callers allocate the scales in their returned dtype (no view per
+    # call); the kernels store bytes at raw addresses, the same PTX as a uint8 argument.
+    scales = fake(Float8E4M3FN, (rows, groups), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     options = compile_options(arch, cfg.ptxas_opt, extra_options)
     return cute.compile(kernel, x, amax, codes, scales, stream, options=options)

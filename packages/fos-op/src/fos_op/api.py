@@ -7,7 +7,8 @@ grad) it calls the registered ``torch.ops.fos.*`` op. Both give the same bits
 and the same errors.
 
 ``strict=True`` (or ``FOS_STRICT=1``) raises ``FallbackError`` instead of
-running the reference for a CUDA input.
+running the reference for a CUDA input. With ``strict=None`` the eager path reads
+``FOS_STRICT`` only where a call falls back (kernel plans never do).
 
 A ``DTensor`` input goes to ``distributed`` first (each rank quantizes its
 shard under the whole tensor's amax) and comes back as DTensors.
@@ -39,9 +40,9 @@ def _strict_amax(x: torch.Tensor, global_amax: torch.Tensor | None) -> torch.Ten
 
 def nan_amax(x: torch.Tensor, dim: int | None = None, *, strict: bool | None = None):
     """``fos_reference.nan_amax``'s signature and bits: 0-d (``dim=None``) or per row (-1)."""
-    strict = _strict(strict)
     if eager(x):  # plain tensors only: a DTensor is a subclass
-        return impl.nan_amax(x, dim, strict)
+        return impl.nan_amax(x, dim, strict)  # strict None: read where a plan falls back
+    strict = _strict(strict)
     if distributed.any_dtensor(x):  # DTensor: the local amax, all-reduced (distributed.py)
         return distributed.nan_amax(x, dim, strict)
     if strict:
@@ -59,9 +60,9 @@ def quantize(
     strict: bool | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """``fos_reference.quantize``'s signature and bits, as fast as the device allows."""
-    strict = _strict(strict)
     if eager(x, global_amax):  # plain tensors only: a DTensor is a subclass
         return impl.quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict)
+    strict = _strict(strict)
     if distributed.any_dtensor(x, global_amax):  # DTensor: each shard, same amax
         return distributed.quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict)
     if strict:
@@ -85,9 +86,9 @@ def quantize_with_amax(
     ``x.shape[:-1]`` (1x16 only). The amax is ``nan_amax(x, dim)`` and the codes
     and scales are ``quantize(x, amax, ...)``: keep the amax to dequantize.
     """
-    strict = _strict(strict)
     if eager(x):  # plain tensors only: a DTensor is a subclass
         return impl.quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict)
+    strict = _strict(strict)
     if distributed.any_dtensor(x):  # DTensor: the amax all-reduced where sharded
         return distributed.quantize_with_amax(x, dim, block, err_mode, e4m3_scale_bound, strict)
     if strict:
@@ -107,9 +108,9 @@ def dequantize(
     strict: bool | None = None,
 ) -> torch.Tensor:
     """``fos_reference.dequantize``'s signature and bits: the kernel on CUDA where it runs."""
-    strict = _strict(strict)
     if eager(codes, scales, global_amax):
         return impl.dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict)
+    strict = _strict(strict)
     decision = impl.resolve_dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype)
     if strict:
         enforce(decision, codes, True)
@@ -133,11 +134,11 @@ def fake_quantize(
     gradient of ``x`` is the upstream gradient cast to ``x``'s dtype; the amax
     gets none).
     """
-    strict = _strict(strict)
     if eager(x, global_amax):  # plain tensors only: a DTensor is a subclass
         return impl.fake_quantize(
             x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict
         )
+    strict = _strict(strict)
     if distributed.any_dtensor(x, global_amax):  # DTensor: each shard, the global amax
         return distributed.fake_quantize(
             x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict

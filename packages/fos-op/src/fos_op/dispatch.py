@@ -15,6 +15,7 @@ would otherwise run for a CUDA input.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 from dataclasses import dataclass
 from types import ModuleType
@@ -54,6 +55,10 @@ class Decision:
         return f"{self.path}: {self.reason}"
 
 
+#: The oldest fos-cutedsl whose launchers this fos-op calls (float8 scales: 0.5).
+MIN_CUTEDSL = (0, 5)
+
+
 @functools.cache
 def cutedsl() -> tuple[ModuleType | None, str]:
     """Import ``fos_cutedsl`` once; return it (or None) and why not."""
@@ -61,7 +66,24 @@ def cutedsl() -> tuple[ModuleType | None, str]:
         import fos_cutedsl
     except ImportError as exc:
         return None, f"fos-cutedsl is not usable ({exc}); pip install 'fos-op[cutedsl]'"
+    version = getattr(fos_cutedsl, "__version__", "0")
+    if _release(version) < MIN_CUTEDSL:
+        need = ".".join(map(str, MIN_CUTEDSL))
+        return None, f"fos-cutedsl {version} is older than {need}; pip install 'fos-op[cutedsl]'"
     return fos_cutedsl, ""
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """The leading numeric parts of a version string ("0.5.0rc1" -> (0, 5, 0))."""
+    parts = []
+    for piece in version.split("."):
+        digits = "".join(itertools.takewhile(str.isdigit, piece))
+        if not digits:
+            break
+        parts.append(int(digits))
+        if len(digits) != len(piece):
+            break
+    return tuple(parts)
 
 
 @functools.cache
@@ -107,7 +129,10 @@ def decide(x: torch.Tensor, op: str = "quantize", dtype: torch.dtype | None = No
     )
 
 
-def enforce(decision: Decision, x: torch.Tensor, strict: bool) -> None:
-    """Raise ``FallbackError`` in strict mode when a CUDA input falls back."""
-    if strict and decision.path != KERNEL and x.device.type == "cuda" and x.numel() > 0:
+def enforce(decision: Decision, x: torch.Tensor, strict: bool | None) -> None:
+    """Raise ``FallbackError`` in strict mode (None: ``FOS_STRICT`` says) when a CUDA
+    input falls back."""
+    if decision.path == KERNEL or x.device.type != "cuda" or x.numel() == 0:
+        return
+    if strict_from_env() if strict is None else strict:
         raise FallbackError(f"strict mode: would fall back to the reference ({decision.reason})")

@@ -76,17 +76,36 @@ def kernel_module():
     return dispatch.cutedsl()[0]
 
 
-def declined(verdict: tuple[bool, str], x: torch.Tensor, strict: bool) -> bool:
-    """Whether the kernel declined the laid-out inputs (``can_run_*``); raises in strict mode.
+def refused(verdict: tuple[bool, str]) -> Decision:
+    """The decision for a kernel that declined the laid-out inputs (``can_run_*``).
 
     The plan's inputs are laid out (contiguous, aligned) before the kernel's own
     check, so what it can still refuse depends on shapes alone: the same for
     every call the plan serves.
     """
-    ok, why = verdict
-    if not ok:
-        enforce(Decision(REFERENCE, f"the kernel declined: {why}"), x, strict)
-    return not ok
+    return Decision(REFERENCE, f"the kernel declined: {verdict[1]}")
+
+
+def declined(verdict: tuple[bool, str], x: torch.Tensor, strict: bool | None) -> bool:
+    """Whether the kernel declined (``can_run_*``); raises in strict mode (no plan kept)."""
+    if not verdict[0]:
+        enforce(refused(verdict), x, strict)
+    return not verdict[0]
+
+
+def fallback(decision: Decision, x: torch.Tensor, strict: bool | None, reference: Callable):
+    """A plan that runs ``reference``: raises now in strict mode. With ``strict=None``
+    (``FOS_STRICT`` decides) a CUDA plan reads the variable again on every call, so
+    the kernel plans never read it: they cannot fall back."""
+    enforce(decision, x, strict)
+    if strict is not None or x.device.type != "cuda":
+        return reference
+
+    def checked(first: torch.Tensor, *rest):
+        enforce(decision, first, None)
+        return reference(first, *rest)
+
+    return checked
 
 
 # --------------------------------------------------------------------------- nan_amax
@@ -101,18 +120,21 @@ def resolve_nan_amax(x: torch.Tensor, dim: int | None) -> tuple[Decision, int | 
     return decision, dim
 
 
-def _nan_amax_plan(x: torch.Tensor, dim: int | None, strict: bool) -> Callable:
+def _nan_amax_plan(x: torch.Tensor, dim: int | None, strict: bool | None) -> Callable:
     decision, dim = resolve_nan_amax(x, dim)
+
+    def reference(x: torch.Tensor) -> torch.Tensor:
+        return fos_reference.nan_amax(x, dim)
+
     if decision.path != KERNEL:
-        enforce(decision, x, strict)
-        return lambda x: fos_reference.nan_amax(x, dim)
+        return fallback(decision, x, strict, reference)
     module = kernel_module()
     per_row = dim is not None
     cols = x.shape[-1] if x.dim() else 1
     rows = x.numel() // cols
     verdict = module.can_run_nan_amax(laid_out(x, rows, cols), 1 if per_row else None)
-    if declined(verdict, x, strict):
-        return lambda x: fos_reference.nan_amax(x, dim)
+    if not verdict[0]:
+        return fallback(refused(verdict), x, strict, reference)
     launch = module.launch_nan_amax
 
     def run(x: torch.Tensor) -> torch.Tensor:
@@ -123,7 +145,7 @@ def _nan_amax_plan(x: torch.Tensor, dim: int | None, strict: bool) -> Callable:
     return run
 
 
-def nan_amax(x: torch.Tensor, dim: int | None, strict: bool) -> torch.Tensor:
+def nan_amax(x: torch.Tensor, dim: int | None, strict: bool | None) -> torch.Tensor:
     """``fos_reference.nan_amax``'s bits: the kernel per tensor / per row where it runs."""
     key = ("nan_amax", tensor_key(x), _typed(dim), strict, _env(x))
     return PLANS.get(key, lambda: _nan_amax_plan(x, dim, strict))(x)
@@ -153,14 +175,14 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
         return fos_reference.quantize(x, g, **knobs)
 
     if decision.path != KERNEL:
-        enforce(decision, x, strict)
-        return reference
+        return fallback(decision, x, strict, reference)
     module = kernel_module()
     rows, cols = flat_rows(x.shape), x.shape[-1]
     n = global_amax.numel()
     x2, g1 = laid_out(x, rows, cols), _vec(global_amax, n)
-    if declined(module.can_run(x2, g1, **knobs), x, strict):
-        return reference
+    verdict = module.can_run(x2, g1, **knobs)
+    if not verdict[0]:
+        return fallback(refused(verdict), x, strict, reference)
     launch = _quantize_launcher(module, x2, g1, block, err_mode, bound)
     # Inputs already in the kernel's layout go straight in; outputs are allocated
     # in it (2-D x: no reshaping views at all).
@@ -172,7 +194,7 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
 
     def run(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         codes = torch.empty(codes_shape, dtype=torch.uint8, device=device)
-        scales = torch.empty(scales_shape, dtype=torch.uint8, device=device)
+        scales = torch.empty(scales_shape, dtype=torch.float8_e4m3fn, device=device)
         if not (x_direct and x.data_ptr() % ALIGN_BYTES == 0):
             x = laid_out(x, rows, cols)
         if not g_direct:
@@ -181,7 +203,7 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
             launch(x, g, codes, scales)
         else:
             launch(x, g, codes.view(rows, cols // 2), scales.view(rows, cols // 16))
-        return codes, scales.view(torch.float8_e4m3fn)
+        return codes, scales
 
     return run
 
@@ -276,11 +298,12 @@ def resolve_dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype) 
 
 def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Callable:
     decision = resolve_dequantize(codes, scales, global_amax, bound, out_dtype)
+
+    def reference(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        return fos_reference.dequantize(c, s, g, e4m3_scale_bound=bound, out_dtype=out_dtype)
+
     if decision.path != KERNEL:
-        enforce(decision, codes, strict)
-        return lambda c, s, g: fos_reference.dequantize(
-            c, s, g, e4m3_scale_bound=bound, out_dtype=out_dtype
-        )
+        return fallback(decision, codes, strict, reference)
     module = kernel_module()
     rows, half_cols = flat_rows(codes.shape), codes.shape[-1]
     n = global_amax.numel()
@@ -290,10 +313,8 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
         _vec(global_amax, n),
     )
     verdict = module.can_run_dequantize(*inputs, e4m3_scale_bound=bound, out_dtype=out_dtype)
-    if declined(verdict, codes, strict):
-        return lambda c, s, g: fos_reference.dequantize(
-            c, s, g, e4m3_scale_bound=bound, out_dtype=out_dtype
-        )
+    if not verdict[0]:
+        return fallback(refused(verdict), codes, strict, reference)
     launch = module.launch_dequantize
 
     def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
@@ -333,17 +354,20 @@ def resolve_fake_quantize(x, global_amax, block, err_mode, e4m3_scale_bound, out
 def _fake_quantize_plan(x, global_amax, block, err_mode, bound, out_dtype, strict) -> Callable:
     decision = resolve_fake_quantize(x, global_amax, block, err_mode, bound, out_dtype)
     knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
+
+    def reference(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        return fos_reference.fake_quantize(x, g, out_dtype=out_dtype, **knobs)
+
     if decision.path != KERNEL:
-        enforce(decision, x, strict)
-        return lambda x, g: fos_reference.fake_quantize(x, g, out_dtype=out_dtype, **knobs)
+        return fallback(decision, x, strict, reference)
     module = kernel_module()
     rows, cols = flat_rows(x.shape), x.shape[-1]
     n = global_amax.numel()
     verdict = module.can_run_fake_quantize(
         laid_out(x, rows, cols), _vec(global_amax, n), out_dtype=out_dtype, **knobs
     )
-    if declined(verdict, x, strict):
-        return lambda x, g: fos_reference.fake_quantize(x, g, out_dtype=out_dtype, **knobs)
+    if not verdict[0]:
+        return fallback(refused(verdict), x, strict, reference)
     launch = module.launch_fake_quantize
 
     def run(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:

@@ -1,5 +1,4 @@
-"""GPU: what the L2 state before a timed run does to the timings, and an amax that
-leaves the start of x in L2 for the quantize that follows it.
+"""GPU: what the L2 state before a timed run does to the timings.
 
     python bench/l2_study.py [--out DIR]
 
@@ -10,9 +9,8 @@ Flush modes before each timed CUDA-graph replay:
 - ``clean``: the same, then read a second 256 MB buffer: the dirty lines are
   written back before the run, and L2 holds clean lines of that buffer.
 
-Ops (bf16, per-tensor mae 1x16 unless named): a copy of x's bytes, nan_amax
-(default order and ``reverse``), quantize 1x16 / row-scaled / 16x16, and amax
-then quantize with either amax order. Bits of every amax and quantize are
+Ops (bf16, per-tensor mae 1x16 unless named): a copy of x's bytes, nan_amax,
+quantize 1x16 / row-scaled / 16x16, and amax then quantize. Bits of every amax and quantize are
 compared with fos_reference before timing. Writes ``l2_study.json`` to ``--out``.
 """
 
@@ -27,7 +25,6 @@ import torch
 import fos_cutedsl
 import fos_reference
 from bench import copy_tbps, event_median_us, graphed, write_sweep
-from fos_cutedsl.amax import compile_amax
 
 SHAPES = ((32768, 2048), (8192, 4096), (32768, 7168))
 BUFFER = 256 << 20
@@ -47,17 +44,6 @@ class Flushes:
         torch.amax(self.read_buffer, dim=0, out=self.sink)
 
 
-def amax_reversed():
-    fn = compile_amax("bfloat16", False, "sm_90a", reverse=True)
-
-    def nan_amax(x):
-        out = torch.zeros(1, dtype=torch.float32, device=x.device)
-        fn(x.view(-1, 8), out)
-        return out.reshape(())
-
-    return nan_amax
-
-
 def same(a: torch.Tensor, b: torch.Tensor) -> bool:
     if a.dtype != b.dtype or a.shape != b.shape:
         return False
@@ -66,14 +52,13 @@ def same(a: torch.Tensor, b: torch.Tensor) -> bool:
     return torch.equal(a, b)
 
 
-def ops(x: torch.Tensor, reversed_amax):
+def ops(x: torch.Tensor):
     gamax = fos_reference.nan_amax(x)
     rows_amax = fos_reference.nan_amax(x, 1)
     dst = torch.empty_like(x)
     return {
         "copy": (lambda: dst.copy_(x), None, 4.0),
         "nan_amax": (lambda: fos_cutedsl.nan_amax(x), lambda: fos_reference.nan_amax(x), 2.0),
-        "nan_amax reverse": (lambda: reversed_amax(x), lambda: fos_reference.nan_amax(x), 2.0),
         "quantize 1x16": (
             lambda: fos_cutedsl.quantize(x, gamax),
             lambda: fos_reference.quantize(x, gamax),
@@ -94,11 +79,6 @@ def ops(x: torch.Tensor, reversed_amax):
             lambda: fos_reference.quantize(x, gamax),
             4.5625,
         ),
-        "amax reverse+quantize": (
-            lambda: fos_cutedsl.quantize(x, reversed_amax(x)),
-            lambda: fos_reference.quantize(x, gamax),
-            4.5625,
-        ),
     }
 
 
@@ -116,12 +96,11 @@ def main() -> None:
     roof = copy_tbps("cuda")
     print(f"copy roofline {roof:.3f} TB/s", flush=True)
     flushes = Flushes()
-    reversed_amax = amax_reversed()
     records = []
     for rows, cols in SHAPES:
         x = torch.randn(rows, cols, device="cuda").to(torch.bfloat16)
         x.view(-1)[7777] = float("nan")
-        for name, (fn, want_fn, bytes_per_elt) in ops(x, reversed_amax).items():
+        for name, (fn, want_fn, bytes_per_elt) in ops(x).items():
             exact = True if want_fn is None else bits_equal(fn(), want_fn())
             replay, _ = graphed(fn)
             for mode in ("dirty", "clean"):

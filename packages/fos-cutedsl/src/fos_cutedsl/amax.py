@@ -66,9 +66,6 @@ class AmaxConfig:
     threads: int = 256
     unroll: int = 4  # 16-byte loads in flight per thread
     ctas_per_sm: int = 8  # per tensor: the grid is at most sms * ctas_per_sm CTAs
-    # Per tensor: sweep the chunks from the end of x to its start, so that the
-    # start is what L2 holds when a quantize that reads x from its start follows.
-    reverse: bool = False
 
     def __post_init__(self):
         assert self.dtype in DTYPES and self.threads % WARP == 0 and self.unroll >= 1
@@ -174,8 +171,6 @@ def _per_tensor(cfg, mX, mOut, vectors: Int64):
     c = Int64(bidx)
     while c < full:
         first = c * chunk + Int64(tidx)
-        if cutlass.const_expr(cfg.reverse):
-            first = (full - 1 - c) * chunk + Int64(tidx)
         loaded = [_load_vector(mX, first + k * cfg.threads) for k in range(cfg.unroll)]
         for k in cutlass.range_constexpr(cfg.unroll):
             acc = _fold(cfg, acc, loaded[k])

@@ -41,29 +41,38 @@ def _max_cols(dtype: torch.dtype) -> int:
 
 def _shapes(dtype: torch.dtype) -> list[tuple[int, int]]:
     """One row, one group, the benchmark widths, a ragged read (the default read of a row
-    is 8 loads x 64 threads x 16 bytes: 4096 16-bit elements), the widest row."""
-    return [(1, 16), (3, 16), (5, 2048), (2, 7168), (7, 4096 + 48), (1, _max_cols(dtype))]
+    is 8 loads x 64 threads x 16 bytes: 4096 16-bit elements), the widest row; and for the
+    warp-per-row kernel (rows up to 2048 wide) rows of 33 and 127 groups, row counts that
+    leave the last CTA's warps partly idle."""
+    return [(1, 16), (3, 16), (5, 2048), (2, 7168), (7, 4096 + 48), (1, _max_cols(dtype)),
+            (9, 528), (6, 2032), (13, 2064)]  # fmt: skip
 
 
 # ======== CPU: compile and audit
 
 
+@pytest.mark.parametrize("warp_rows", [False, True], ids=["team rows", "warp rows"])
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 @pytest.mark.parametrize("bound", [256, 448])
 @pytest.mark.parametrize("err_mode", ERR_MODES)
 @pytest.mark.parametrize("dtype", sorted(_NAMES.values()))
-def test_variant_compiles_clean(dtype, err_mode, bound, arch, tmp_path):
+def test_variant_compiles_clean(dtype, err_mode, bound, arch, warp_rows, tmp_path):
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.check import audit_ptx
     from fos_cutedsl.row_amax import RowAmaxKey, compile_key
 
-    key = RowAmaxKey(dtype, err_mode, bound, arch)
+    key = RowAmaxKey(dtype, err_mode, bound, arch, warp_rows)
     ptx = compile_key(key, extra_options=f"--keep-ptx --dump-dir {tmp_path}").__ptx__
     failures, counts = audit_ptx(ptx, arch)
     assert failures == [], (failures, counts)
     assert counts["ld.v4"] > 0, counts
     assert counts["shfl"] >= 5, counts  # the row amax's butterfly
-    assert "st.shared.v4.b32" in ptx and "ld.shared.v4.b32" in ptx
+    # Team rows stage the row in shared memory behind CTA barriers; warp rows hold it in
+    # registers and order the table entry with a warp barrier, never a CTA one.
+    if warp_rows:
+        assert "bar.warp.sync" in ptx and "bar.sync" not in ptx
+    else:
+        assert "st.shared.v4.b32" in ptx and "ld.shared.v4.b32" in ptx and "bar.sync" in ptx
     assert "max.NaN" not in ptx  # the amax drops NaN
     assert "ld.global.nc" not in ptx  # the exact path reads the amax this kernel wrote
 
@@ -75,7 +84,7 @@ def test_every_variant_is_registered_for_precompile():
 
     assert RowAmaxKey in FAMILIES
     assert FAMILIES[RowAmaxKey].cache is fos_cutedsl.ROW_AMAX_CACHE
-    assert len(variants("sm_90a")) == 12
+    assert len(variants("sm_90a")) == 24  # both tilings
     assert "quantize_row_amax" in fos_cutedsl.KERNELS
 
 
@@ -196,6 +205,36 @@ def test_tunings_give_the_same_bits(dtype):
         assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), tuning
         assert torch.equal(codes, want_codes), tuning
         assert torch.equal(scales, want_scales.view(torch.uint8)), tuning
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_warp_rows_tunings_give_the_same_bits(dtype):
+    """The warp-per-row kernel at other CTA sizes and groups a lane (rows as wide as each
+    allows, and narrower): the same amax, codes and scale bytes."""
+    from fos_cutedsl import arch_of
+    from fos_cutedsl.row_amax import compile_row_amax
+
+    variant = Variant(dtype, "1x16", True, "mse", 448)
+    for rows_per_cta, groups_per_lane in ((1, 4), (2, 2), (8, 4), (4, 8)):
+        fn = compile_row_amax(_NAMES[dtype], "mse", 448, arch_of(torch.device("cuda")),
+                              warp_rows=True, rows_per_cta=rows_per_cta,
+                              groups_per_lane=groups_per_lane)  # fmt: skip
+        widest = 512 * groups_per_lane
+        for kind in ("normal", "nan_inf", "ties", "subnormal"):
+            for rows, cols in ((11, widest), (5, widest - 16), (3, 16)):
+                seed = zlib.crc32(f"warp/{dtype}/{rows_per_cta}/{kind}/{cols}".encode())
+                x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
+                want_amax = fos_reference.nan_amax(x, dim=1)
+                want = fos_reference.quantize(x, want_amax, err_mode="mse", e4m3_scale_bound=448)
+                codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
+                scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
+                amax = torch.full((rows * 4,), POISON, dtype=torch.uint8, device="cuda")
+                fn(x, amax.view(torch.float32), codes, scales)
+                where = (rows_per_cta, groups_per_lane, kind, rows, cols)
+                assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), where
+                assert torch.equal(codes, want[0]), where
+                assert torch.equal(scales, want[1].view(torch.uint8)), where
 
 
 @gpu

@@ -135,6 +135,7 @@ def launch_quantize_row_amax(
     index = device_index(x2d.device)
     major, minor = capability(index)
     key = _row_amax.RowAmaxKey(
-        DTYPE_NAMES[x2d.dtype], err_mode, int(e4m3_scale_bound), f"sm_{major}{minor}a"
-    )
+        DTYPE_NAMES[x2d.dtype], err_mode, int(e4m3_scale_bound), f"sm_{major}{minor}a",
+        cols <= _row_amax.WARP_ROWS_MAX_COLS,
+    )  # fmt: skip
     run_under(ROW_AMAX_CACHE, key, x2d.device, x2d, amax_out_f32_rows, codes_u8, scales_u8)

@@ -116,6 +116,9 @@ class QuantizeConfig:
     # Fake-quantize: x_hat of this dtype ("bfloat16" | "float16" | "float32") in place of
     # the codes and scales (None: codes and scales). A compile-time branch at each store.
     fake: str | None = None
+    # Row-scaled: the threads that share one row's table entry (a 64-wide group step;
+    # ``row_amax``'s warp-per-row variant: 32).
+    row_threads: int = 64
 
     def __post_init__(self):
         if self.fake is not None and self.fake not in _WIDTHS:
@@ -155,8 +158,12 @@ class QuantizeConfig:
             raise ValueError("l2_ahead: a CTA count >= 0, and not for row-scaled or persistent")
         if self.sms < 1:
             raise ValueError("sms: at least one SM")
-        if self.row_scaled and (self.threads % 64 or self.cta_rows * 8 > self.threads):
-            raise ValueError("row-scaled: threads a multiple of 64, at least 8 per CTA row")
+        if self.row_threads not in (32, 64):
+            raise ValueError("row_threads: 32 or 64")
+        if self.row_scaled and (
+            self.threads % self.row_threads or self.cta_rows * 8 > self.threads
+        ):
+            raise ValueError("row-scaled: whole rows of row_threads, at least 8 threads a row")
         if self.persistent and self.threads % 32:
             raise ValueError("persistent: whole warps (threads a multiple of 32)")
         if not self.row_scaled and self.threads < TABLE:
@@ -217,8 +224,8 @@ class QuantizeConfig:
 
     @property
     def row_lanes(self) -> int:
-        """Row-scaled: a CTA is 64 groups wide and this many rows tall per step."""
-        return self.threads // 64
+        """Row-scaled: a CTA is ``row_threads`` groups wide and this many rows tall per step."""
+        return self.threads // self.row_threads
 
     @property
     def cta_rows(self) -> int:

@@ -289,7 +289,7 @@ def fast_group(
     # ---- step 1: global scale (row-scaled: this row's)
     if cutlass.const_expr(cfg.row_scaled):
         tidx, _, _ = cute.arch.thread_idx()
-        i = Int32(tidx) // 64 + k * cfg.row_lanes  # the row within the CTA
+        i = Int32(tidx) // cfg.row_threads + k * cfg.row_lanes  # the row within the CTA
         gamax, s, zero_inv, margin = (
             table[i, 0],
             table[i, 1],

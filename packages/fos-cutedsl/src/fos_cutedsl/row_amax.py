@@ -36,6 +36,10 @@ with its ``k`` 0). Per thread:
 The staged rows need ``rows_per_cta * C * itemsize`` bytes of dynamic shared
 memory (sized at launch, at most ``SMEM_LIMIT``); ``max_cols`` says how wide
 a row may be. All global addresses are 64-bit.
+
+Rows of at most ``WARP_ROWS_MAX_COLS`` (2048) take ``warp_rows``: a warp per row,
+``GROUPS_PER_LANE`` groups a lane loaded straight into registers, the amax a warp
+butterfly, no staging and no CTA barrier (``_warp_rows``).
 """
 
 from __future__ import annotations
@@ -60,6 +64,9 @@ TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
 WARP = 32
 VECTOR = 16  # bytes per load
 SMEM_LIMIT = 48 * 1024  # dynamic shared memory without an opt-in attribute
+WARP_ROWS_PER_CTA = 4  # ``warp_rows``: warps (rows) per CTA
+GROUPS_PER_LANE = 4  # ``warp_rows``: groups a lane holds
+WARP_ROWS_MAX_COLS = WARP * GROUP * GROUPS_PER_LANE  # launchers: rows this wide take warp_rows
 _ITEMSIZE = {"bfloat16": 2, "float16": 2, "float32": 4}
 
 
@@ -70,6 +77,7 @@ class RowAmaxKey(NamedTuple):
     err_mode: str  # "mae" | "mse"
     bound: int  # 256 | 448
     arch: str  # CuTe DSL arch string, e.g. "sm_90a"
+    warp_rows: bool = False  # a warp per row (rows that fit its registers: ``max_cols``)
 
 
 @dataclass(frozen=True)
@@ -82,12 +90,18 @@ class RowAmaxConfig:
     rows_per_cta: int = 1  # teams (rows) per CTA
     unroll: int = 4  # 16-byte loads in flight per thread in the read
     ptxas_opt: int = PTXAS_OPT
+    # A warp per row, its groups held in registers (``groups_per_lane`` a lane), no
+    # shared staging and no CTA barrier: for rows of at most 32 * 16 * groups_per_lane.
+    warp_rows: bool = False
+    groups_per_lane: int = GROUPS_PER_LANE
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
             raise ValueError(f"dtype: one of {sorted(_ITEMSIZE)}")
         if not 1 <= self.rows_per_cta <= 8 or self.unroll < 1:
             raise ValueError("rows_per_cta in [1, 8] (8 builder threads a row), unroll >= 1")
+        if not 1 <= self.groups_per_lane <= 8:
+            raise ValueError("groups_per_lane in [1, 8]")
 
     @property
     def quantize(self) -> QuantizeConfig:
@@ -95,12 +109,17 @@ class RowAmaxConfig:
         group step (``groups_per_thread=1``), ``rows_per_cta`` table rows."""
         return QuantizeConfig(
             self.dtype, "1x16", self.err_mode, self.bound, True,
-            threads=TEAM * self.rows_per_cta, groups_per_thread=1, prefetch=1,
+            threads=self.threads, groups_per_thread=1, prefetch=1, row_threads=self.team,
         )  # fmt: skip
 
     @property
+    def team(self) -> int:
+        """Threads per row: a warp (``warp_rows``) or ``TEAM``."""
+        return WARP if self.warp_rows else TEAM
+
+    @property
     def threads(self) -> int:
-        return TEAM * self.rows_per_cta
+        return self.team * self.rows_per_cta
 
     @property
     def itemsize(self) -> int:
@@ -115,7 +134,10 @@ class RowAmaxConfig:
 
     @property
     def max_cols(self) -> int:
-        """The widest row (a multiple of 16 elements) whose staging fits ``SMEM_LIMIT``."""
+        """The widest row (a multiple of 16 elements): held by a warp's registers
+        (``warp_rows``), else staged within ``SMEM_LIMIT``."""
+        if self.warp_rows:
+            return WARP * GROUP * self.groups_per_lane
         per_row = (SMEM_LIMIT - self.reserve) // self.rows_per_cta
         return per_row // (GROUP * self.itemsize) * GROUP
 
@@ -193,7 +215,9 @@ class RowAmaxKernel:
         rows = Int64(mX.shape[0])
         row_bytes = Int32(Int64(mX.shape[1]) * cfg.itemsize)
         grid = Int32((rows + (cfg.rows_per_cta - 1)) // cfg.rows_per_cta)
-        smem = Int32(cfg.reserve) + row_bytes * cfg.rows_per_cta
+        smem = Int32(cfg.reserve)
+        if cutlass.const_expr(not cfg.warp_rows):
+            smem = smem + row_bytes * cfg.rows_per_cta
         self.kernel(mX, mAmax, mCodes, mScales).launch(
             grid=[grid, 1, 1], block=[cfg.threads, 1, 1], smem=smem, stream=stream
         )
@@ -203,100 +227,184 @@ class RowAmaxKernel:
         self, mX: cute.Tensor, mAmax: cute.Tensor, mCodes: cute.Tensor, mScales: cute.Tensor
     ):
         cfg = self.cfg
-        qcfg = cfg.quantize
-        tidx, _, _ = cute.arch.thread_idx()
-        bidx, _, _ = cute.arch.block_idx()
-        rows = Int64(mX.shape[0])
-        cols = Int32(mX.shape[1])
-        team = Int32(tidx) // TEAM
-        lane = Int32(tidx) % TEAM
-        row_lo = Int64(bidx) * cfg.rows_per_cta
-        row = row_lo + Int64(team)
-        valid = row < rows  # uniform over the team (and its warps)
-        row_bytes = cols * cfg.itemsize
-        vectors = Int32(0)  # an absent row reads nothing and quantizes nothing
-        groups = Int32(0)
-        if valid:
-            vectors = row_bytes // VECTOR
-            groups = cols // GROUP
+        if cutlass.const_expr(cfg.warp_rows):
+            _warp_rows(cfg, mX, mAmax, mCodes, mScales)
+        else:
+            qcfg = cfg.quantize
+            tidx, _, _ = cute.arch.thread_idx()
+            bidx, _, _ = cute.arch.block_idx()
+            rows = Int64(mX.shape[0])
+            cols = Int32(mX.shape[1])
+            team = Int32(tidx) // TEAM
+            lane = Int32(tidx) % TEAM
+            row_lo = Int64(bidx) * cfg.rows_per_cta
+            row = row_lo + Int64(team)
+            valid = row < rows  # uniform over the team (and its warps)
+            row_bytes = cols * cfg.itemsize
+            vectors = Int32(0)  # an absent row reads nothing and quantizes nothing
+            groups = Int32(0)
+            if valid:
+                vectors = row_bytes // VECTOR
+                groups = cols // GROUP
 
-        smem = cutlass.memory.SmemAllocator()
-        # (gamax, s, inv of a zero scale, margin) per row; (Y_j, INV_j) per row and mantissa.
-        table = smem.allocate_tensor(
-            Float32, cute.make_layout((cfg.rows_per_cta, 4), stride=(4, 1)), byte_alignment=16
-        )
-        mantissas = smem.allocate_tensor(
-            Float32, cute.make_layout((cfg.rows_per_cta * 8, 2), stride=(2, 1)), byte_alignment=16
-        )
-        partial = smem.allocate_tensor(
-            Float32, cute.make_layout(cfg.rows_per_cta * 2), byte_alignment=16
-        )  # (rows_per_cta * 2,): one per warp
-        # The staged rows follow (dynamic size: ``reserve`` + rows_per_cta * row_bytes).
-        stage = smem.allocate_tensor(Uint8, cute.make_layout(16), byte_alignment=16)
-        stage_row = Int32(stage.iterator.toint()) + team * row_bytes
+            smem = cutlass.memory.SmemAllocator()
+            # (gamax, s, inv of a zero scale, margin) per row; (Y_j, INV_j) per row and mantissa.
+            table = smem.allocate_tensor(
+                Float32, cute.make_layout((cfg.rows_per_cta, 4), stride=(4, 1)), byte_alignment=16
+            )
+            mantissas = smem.allocate_tensor(
+                Float32,
+                cute.make_layout((cfg.rows_per_cta * 8, 2), stride=(2, 1)),
+                byte_alignment=16,
+            )
+            partial = smem.allocate_tensor(
+                Float32, cute.make_layout(cfg.rows_per_cta * 2), byte_alignment=16
+            )  # (rows_per_cta * 2,): one per warp
+            # The staged rows follow (dynamic size: ``reserve`` + rows_per_cta * row_bytes).
+            stage = smem.allocate_tensor(Uint8, cute.make_layout(16), byte_alignment=16)
+            stage_row = Int32(stage.iterator.toint()) + team * row_bytes
 
-        # ======== 1. read the row once: running maxima, and the words staged in shared memory
-        x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(row_bytes)
-        acc = [Float32(0.0) for _ in range(4)]
-        if cutlass.const_expr(cfg.dtype != "float32"):
-            acc = [Int32(0) for _ in range(4)]
-        step = cfg.unroll * TEAM
-        j = lane
-        while j < vectors:
-            loaded = []
-            for u in cutlass.range_constexpr(cfg.unroll):
-                v = j + u * TEAM
-                here = Int32(v < vectors)
-                loaded.append((here, v, _load_v4_if(here, x_row + Int64(v) * VECTOR)))
-            for u in cutlass.range_constexpr(cfg.unroll):
-                here, v, words = loaded[u]
-                acc = _fold(cfg, acc, words)
-                _store_shared_v4_if(here, stage_row + v * VECTOR, words)
-            j = j + step
+            # ======== 1. read the row once: running maxima, and the words staged in shared memory
+            x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(row_bytes)
+            acc = [Float32(0.0) for _ in range(4)]
+            if cutlass.const_expr(cfg.dtype != "float32"):
+                acc = [Int32(0) for _ in range(4)]
+            step = cfg.unroll * TEAM
+            j = lane
+            while j < vectors:
+                loaded = []
+                for u in cutlass.range_constexpr(cfg.unroll):
+                    v = j + u * TEAM
+                    here = Int32(v < vectors)
+                    loaded.append((here, v, _load_v4_if(here, x_row + Int64(v) * VECTOR)))
+                for u in cutlass.range_constexpr(cfg.unroll):
+                    here, v, words = loaded[u]
+                    acc = _fold(cfg, acc, words)
+                    _store_shared_v4_if(here, stage_row + v * VECTOR, words)
+                j = j + step
 
-        # ======== 2. the row's amax: warp butterflies, then the team's two warps
-        a = _finish(cfg, acc)
-        for lane_mask in (16, 8, 4, 2, 1):
-            a = fmax(a, shfl_bfly_f32(a, lane_mask))
-        warp = Int32(tidx) // WARP
-        if Int32(tidx) % WARP == 0:
-            partial[warp] = a
-        cute.arch.sync_threads()
-        if tidx < cfg.rows_per_cta * 8:
-            # 8 threads a row: step 1 and the mantissa constants (``rowwise``'s table).
-            i, m = Int32(tidx) >> 3, Int32(tidx) & 7
-            g = fmax(partial[2 * i], partial[2 * i + 1])
-            build_row_entry(qcfg, table, mantissas, i, m, g)
-            if m == 0 and row_lo + Int64(i) < rows:
-                mAmax[row_lo + Int64(i)] = g
-        cute.arch.sync_threads()
+            # ======== 2. the row's amax: warp butterflies, then the team's two warps
+            a = _finish(cfg, acc)
+            for lane_mask in (16, 8, 4, 2, 1):
+                a = fmax(a, shfl_bfly_f32(a, lane_mask))
+            warp = Int32(tidx) // WARP
+            if Int32(tidx) % WARP == 0:
+                partial[warp] = a
+            cute.arch.sync_threads()
+            if tidx < cfg.rows_per_cta * 8:
+                # 8 threads a row: step 1 and the mantissa constants (``rowwise``'s table).
+                i, m = Int32(tidx) >> 3, Int32(tidx) & 7
+                g = fmax(partial[2 * i], partial[2 * i + 1])
+                build_row_entry(qcfg, table, mantissas, i, m, g)
+                if m == 0 and row_lo + Int64(i) < rows:
+                    mAmax[row_lo + Int64(i)] = g
+            cute.arch.sync_threads()
 
-        # ======== 3. quantize the staged groups (fast path), then the flagged ones exactly
-        group_bytes = GROUP * cfg.itemsize
-        first = row * Int64(cols // GROUP)  # the row's first group
-        zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
-        flagged = Int32(0)  # bit k: group lane + 64 k needs the exact path
-        k = Int32(0)
-        g = lane
-        while g < groups:
-            at = stage_row + g * group_bytes
-            words = [w for q in range(group_bytes // VECTOR) for w in _load_shared_v4(at + 16 * q)]
-            slow = fast_group(
-                qcfg, words, first + Int64(g), True, (zero, zero, zero), 0, table, mantissas,
-                mX, mCodes, mScales,
-            )  # fmt: skip
-            flagged = flagged | (slow << k)
-            k = k + 1
-            g = g + TEAM
-        if flagged != 0:
-            d = Float32(qcfg.d)
-            for kk in cutlass.range(k, unroll=1):
-                if (flagged >> kk) & 1 != 0:
-                    t = first + Int64(lane + kk * TEAM)
-                    t, _, word0, word1, scale = exact_group(
-                        qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
-                    )
-                    store_group(mCodes, mScales, t, word0, word1, scale)
+            # ======== 3. quantize the staged groups (fast path), then the flagged ones exactly
+            group_bytes = GROUP * cfg.itemsize
+            first = row * Int64(cols // GROUP)  # the row's first group
+            zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
+            flagged = Int32(0)  # bit k: group lane + 64 k needs the exact path
+            k = Int32(0)
+            g = lane
+            while g < groups:
+                at = stage_row + g * group_bytes
+                words = [
+                    w for q in range(group_bytes // VECTOR) for w in _load_shared_v4(at + 16 * q)
+                ]
+                slow = fast_group(
+                    qcfg, words, first + Int64(g), True, (zero, zero, zero), 0, table, mantissas,
+                    mX, mCodes, mScales,
+                )  # fmt: skip
+                flagged = flagged | (slow << k)
+                k = k + 1
+                g = g + TEAM
+            if flagged != 0:
+                d = Float32(qcfg.d)
+                for kk in cutlass.range(k, unroll=1):
+                    if (flagged >> kk) & 1 != 0:
+                        t = first + Int64(lane + kk * TEAM)
+                        t, _, word0, word1, scale = exact_group(
+                            qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
+                        )
+                        store_group(mCodes, mScales, t, word0, word1, scale)
+
+
+@cute.jit
+def _warp_rows(cfg, mX, mAmax, mCodes, mScales):
+    """``warp_rows``: warp ``w`` of CTA ``b`` owns row ``b * rows_per_cta + w``; lane ``l``
+    holds its groups ``l + 32 j`` (``j < groups_per_lane``, predicated past the row's
+    end). The row's amax is a butterfly over the warp, its table entry is built by 8
+    lanes (table row ``w``: ``row_threads`` 32), and the groups go from registers
+    through ``fast_group``; a warp barrier orders the entry before its readers."""
+    qcfg = cfg.quantize
+    tidx, _, _ = cute.arch.thread_idx()
+    bidx, _, _ = cute.arch.block_idx()
+    warp = Int32(tidx) // WARP
+    lane = Int32(tidx) % WARP
+    rows = Int64(mX.shape[0])
+    cols = Int32(mX.shape[1])
+    groups = cols // GROUP
+    row = Int64(bidx) * cfg.rows_per_cta + Int64(warp)
+    valid = Int32(row < rows)  # uniform over the warp
+    group_bytes = GROUP * cfg.itemsize
+    x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(cols * cfg.itemsize)
+    first = row * Int64(groups)  # the row's first group
+
+    smem = cutlass.memory.SmemAllocator()
+    table = smem.allocate_tensor(
+        Float32, cute.make_layout((cfg.rows_per_cta, 4), stride=(4, 1)), byte_alignment=16
+    )
+    mantissas = smem.allocate_tensor(
+        Float32, cute.make_layout((cfg.rows_per_cta * 8, 2), stride=(2, 1)), byte_alignment=16
+    )
+
+    held = []  # (here, group in the row, its words)
+    acc = _init(cfg)
+    for j in cutlass.range_constexpr(cfg.groups_per_lane):
+        g = lane + j * WARP
+        here = valid & Int32(g < groups)
+        at = x_row + Int64(g) * group_bytes
+        words = []
+        for q in cutlass.range_constexpr(group_bytes // VECTOR):
+            vector = _load_v4_if(here, at + q * VECTOR)
+            acc = _fold(cfg, acc, vector)
+            words += list(vector)
+        held.append((here, g, words))
+    a = _finish(cfg, acc)
+    for lane_mask in (16, 8, 4, 2, 1):
+        a = fmax(a, shfl_bfly_f32(a, lane_mask))
+    if lane < 8:
+        build_row_entry(qcfg, table, mantissas, warp, lane, a)
+        if lane == 0 and valid != 0:
+            mAmax[row] = a
+    cute.arch.sync_warp()
+
+    zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
+    flagged = Int32(0)  # bit j: group lane + 32 j needs the exact path
+    for j in cutlass.range_constexpr(cfg.groups_per_lane):
+        here, g, words = held[j]
+        slow = fast_group(
+            qcfg, words, first + Int64(g), here != 0, (zero, zero, zero), 0, table, mantissas,
+            mX, mCodes, mScales,
+        )  # fmt: skip
+        flagged = flagged | ((slow & here) << j)
+    if flagged != 0:
+        d = Float32(qcfg.d)
+        for j in cutlass.range(cfg.groups_per_lane, unroll=1):
+            if (flagged >> j) & 1 != 0:
+                t = first + Int64(lane + j * WARP)
+                t, _, word0, word1, scale = exact_group(
+                    qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
+                )
+                store_group(mCodes, mScales, t, word0, word1, scale)
+
+
+def _init(cfg):
+    """A thread's running maxima, one per word of a vector: +0."""
+    if cutlass.const_expr(cfg.dtype == "float32"):
+        return [Float32(0.0) for _ in range(4)]
+    return [Int32(0) for _ in range(4)]
 
 
 def compile_row_amax(
@@ -327,14 +435,16 @@ def compile_row_amax(
 
 def compile_key(key: RowAmaxKey, extra_options: str = ""):
     """``compile_row_amax`` for a ``RowAmaxKey``."""
-    return compile_row_amax(key.dtype, key.err_mode, key.bound, key.arch, extra_options)
+    tuning = {"warp_rows": True, "rows_per_cta": WARP_ROWS_PER_CTA} if key.warp_rows else {}
+    return compile_row_amax(key.dtype, key.err_mode, key.bound, key.arch, extra_options, **tuning)
 
 
 def variants(arch: str) -> list[RowAmaxKey]:
     """Every variant ``quantize_row_amax`` can ask for on ``arch``."""
     return [
-        RowAmaxKey(dtype, err_mode, bound, arch)
+        RowAmaxKey(dtype, err_mode, bound, arch, warp_rows)
         for dtype in _ITEMSIZE
         for err_mode in ("mae", "mse")
         for bound in (256, 448)
+        for warp_rows in (False, True)
     ]

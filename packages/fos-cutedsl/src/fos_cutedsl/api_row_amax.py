@@ -8,6 +8,8 @@ runs it into caller-owned buffers (no checks).
 
 from __future__ import annotations
 
+import functools
+
 import torch
 
 from fos_reference.validation import check_knobs, check_x, flat_rows
@@ -134,8 +136,12 @@ def launch_quantize_row_amax(
     )  # fmt: skip
     index = device_index(x2d.device)
     major, minor = capability(index)
-    key = _row_amax.RowAmaxKey(
-        DTYPE_NAMES[x2d.dtype], err_mode, int(e4m3_scale_bound), f"sm_{major}{minor}a",
-        cols <= _row_amax.WARP_ROWS_MAX_COLS,
-    )  # fmt: skip
+    dtype, bound = DTYPE_NAMES[x2d.dtype], int(e4m3_scale_bound)
+    tiling = _tiling(dtype, err_mode, bound, cols)
+    key = _row_amax.RowAmaxKey(dtype, err_mode, bound, f"sm_{major}{minor}a", tiling)
     run_under(ROW_AMAX_CACHE, key, x2d.device, x2d, amax_out_f32_rows, codes_u8, scales_u8)
+
+
+@functools.cache
+def _tiling(dtype: str, err_mode: str, bound: int, cols: int) -> str:
+    return _row_amax.tiling_for(dtype, err_mode, bound, cols)

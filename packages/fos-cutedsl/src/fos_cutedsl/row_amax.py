@@ -37,9 +37,11 @@ The staged rows need ``rows_per_cta * C * itemsize`` bytes of dynamic shared
 memory (sized at launch, at most ``SMEM_LIMIT``); ``max_cols`` says how wide
 a row may be. All global addresses are 64-bit.
 
-Rows of at most ``WARP_ROWS_MAX_COLS`` (2048) take ``warp_rows``: a warp per row,
-``GROUPS_PER_LANE`` groups a lane loaded straight into registers, the amax a warp
-butterfly, no staging and no CTA barrier (``_warp_rows``).
+``register_rows``: a team of ``row_warps`` warps (one or two) per row holds its
+groups in registers (``groups_per_lane`` a lane, loaded straight from x), so
+nothing is staged; one warp's amax is a butterfly and its table entry is ordered
+by a warp barrier, no CTA barrier (``_register_rows``). ``TILINGS`` names the
+variants the launcher picks from by row width.
 """
 
 from __future__ import annotations
@@ -64,9 +66,13 @@ TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
 WARP = 32
 VECTOR = 16  # bytes per load
 SMEM_LIMIT = 48 * 1024  # dynamic shared memory without an opt-in attribute
-WARP_ROWS_PER_CTA = 4  # ``warp_rows``: warps (rows) per CTA
-GROUPS_PER_LANE = 4  # ``warp_rows``: groups a lane holds
-WARP_ROWS_MAX_COLS = WARP * GROUP * GROUPS_PER_LANE  # launchers: rows this wide take warp_rows
+#: The tilings a ``RowAmaxKey`` names, in the order the launcher tries them: the first
+#: whose ``max_cols`` holds the row (``team`` takes any row that fits shared memory).
+TILINGS = {
+    "warp": {"register_rows": True, "row_warps": 1, "groups_per_lane": 4, "rows_per_cta": 4},
+    "pair": {"register_rows": True, "row_warps": 2, "groups_per_lane": 7, "rows_per_cta": 2},
+    "team": {},
+}
 _ITEMSIZE = {"bfloat16": 2, "float16": 2, "float32": 4}
 
 
@@ -77,7 +83,7 @@ class RowAmaxKey(NamedTuple):
     err_mode: str  # "mae" | "mse"
     bound: int  # 256 | 448
     arch: str  # CuTe DSL arch string, e.g. "sm_90a"
-    warp_rows: bool = False  # a warp per row (rows that fit its registers: ``max_cols``)
+    tiling: str = "team"  # a ``TILINGS`` name
 
 
 @dataclass(frozen=True)
@@ -90,18 +96,19 @@ class RowAmaxConfig:
     rows_per_cta: int = 1  # teams (rows) per CTA
     unroll: int = 4  # 16-byte loads in flight per thread in the read
     ptxas_opt: int = PTXAS_OPT
-    # A warp per row, its groups held in registers (``groups_per_lane`` a lane), no
-    # shared staging and no CTA barrier: for rows of at most 32 * 16 * groups_per_lane.
-    warp_rows: bool = False
-    groups_per_lane: int = GROUPS_PER_LANE
+    # Rows held in registers by teams of ``row_warps`` warps, ``groups_per_lane`` groups
+    # a lane, nothing staged: rows of at most 32 * row_warps * 16 * groups_per_lane.
+    register_rows: bool = False
+    row_warps: int = 1
+    groups_per_lane: int = 4
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
             raise ValueError(f"dtype: one of {sorted(_ITEMSIZE)}")
         if not 1 <= self.rows_per_cta <= 8 or self.unroll < 1:
             raise ValueError("rows_per_cta in [1, 8] (8 builder threads a row), unroll >= 1")
-        if not 1 <= self.groups_per_lane <= 8:
-            raise ValueError("groups_per_lane in [1, 8]")
+        if not 1 <= self.groups_per_lane <= 8 or self.row_warps not in (1, 2):
+            raise ValueError("groups_per_lane in [1, 8], row_warps 1 or 2")
 
     @property
     def quantize(self) -> QuantizeConfig:
@@ -114,8 +121,8 @@ class RowAmaxConfig:
 
     @property
     def team(self) -> int:
-        """Threads per row: a warp (``warp_rows``) or ``TEAM``."""
-        return WARP if self.warp_rows else TEAM
+        """Threads per row: ``row_warps`` warps (``register_rows``) or ``TEAM``."""
+        return WARP * self.row_warps if self.register_rows else TEAM
 
     @property
     def threads(self) -> int:
@@ -135,9 +142,9 @@ class RowAmaxConfig:
     @property
     def max_cols(self) -> int:
         """The widest row (a multiple of 16 elements): held by a warp's registers
-        (``warp_rows``), else staged within ``SMEM_LIMIT``."""
-        if self.warp_rows:
-            return WARP * GROUP * self.groups_per_lane
+        (``register_rows``), else staged within ``SMEM_LIMIT``."""
+        if self.register_rows:
+            return self.team * GROUP * self.groups_per_lane
         per_row = (SMEM_LIMIT - self.reserve) // self.rows_per_cta
         return per_row // (GROUP * self.itemsize) * GROUP
 
@@ -216,7 +223,7 @@ class RowAmaxKernel:
         row_bytes = Int32(Int64(mX.shape[1]) * cfg.itemsize)
         grid = Int32((rows + (cfg.rows_per_cta - 1)) // cfg.rows_per_cta)
         smem = Int32(cfg.reserve)
-        if cutlass.const_expr(not cfg.warp_rows):
+        if cutlass.const_expr(not cfg.register_rows):
             smem = smem + row_bytes * cfg.rows_per_cta
         self.kernel(mX, mAmax, mCodes, mScales).launch(
             grid=[grid, 1, 1], block=[cfg.threads, 1, 1], smem=smem, stream=stream
@@ -227,8 +234,8 @@ class RowAmaxKernel:
         self, mX: cute.Tensor, mAmax: cute.Tensor, mCodes: cute.Tensor, mScales: cute.Tensor
     ):
         cfg = self.cfg
-        if cutlass.const_expr(cfg.warp_rows):
-            _warp_rows(cfg, mX, mAmax, mCodes, mScales)
+        if cutlass.const_expr(cfg.register_rows):
+            _register_rows(cfg, mX, mAmax, mCodes, mScales)
         else:
             qcfg = cfg.quantize
             tidx, _, _ = cute.arch.thread_idx()
@@ -331,22 +338,24 @@ class RowAmaxKernel:
 
 
 @cute.jit
-def _warp_rows(cfg, mX, mAmax, mCodes, mScales):
-    """``warp_rows``: warp ``w`` of CTA ``b`` owns row ``b * rows_per_cta + w``; lane ``l``
-    holds its groups ``l + 32 j`` (``j < groups_per_lane``, predicated past the row's
-    end). The row's amax is a butterfly over the warp, its table entry is built by 8
-    lanes (table row ``w``: ``row_threads`` 32), and the groups go from registers
-    through ``fast_group``; a warp barrier orders the entry before its readers."""
+def _register_rows(cfg, mX, mAmax, mCodes, mScales):
+    """``register_rows``: team ``r`` (``row_warps`` warps) of CTA ``b`` owns row
+    ``b * rows_per_cta + r``; its thread ``l`` holds the row's groups ``l + team * j``
+    (``j < groups_per_lane``, predicated past the row's end). The amax: a butterfly per
+    warp (then the team's two warps through shared memory); 8 threads build the row's
+    table entry (table row ``r``: ``row_threads`` = team); the groups then go from
+    registers through ``fast_group``."""
     qcfg = cfg.quantize
     tidx, _, _ = cute.arch.thread_idx()
     bidx, _, _ = cute.arch.block_idx()
-    warp = Int32(tidx) // WARP
-    lane = Int32(tidx) % WARP
+    team = Int32(tidx) // cfg.team
+    member = Int32(tidx) % cfg.team
     rows = Int64(mX.shape[0])
     cols = Int32(mX.shape[1])
     groups = cols // GROUP
-    row = Int64(bidx) * cfg.rows_per_cta + Int64(warp)
-    valid = Int32(row < rows)  # uniform over the warp
+    row_lo = Int64(bidx) * cfg.rows_per_cta
+    row = row_lo + Int64(team)
+    valid = Int32(row < rows)  # uniform over the team
     group_bytes = GROUP * cfg.itemsize
     x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(cols * cfg.itemsize)
     first = row * Int64(groups)  # the row's first group
@@ -362,7 +371,7 @@ def _warp_rows(cfg, mX, mAmax, mCodes, mScales):
     held = []  # (here, group in the row, its words)
     acc = _init(cfg)
     for j in cutlass.range_constexpr(cfg.groups_per_lane):
-        g = lane + j * WARP
+        g = member + j * cfg.team
         here = valid & Int32(g < groups)
         at = x_row + Int64(g) * group_bytes
         words = []
@@ -374,14 +383,30 @@ def _warp_rows(cfg, mX, mAmax, mCodes, mScales):
     a = _finish(cfg, acc)
     for lane_mask in (16, 8, 4, 2, 1):
         a = fmax(a, shfl_bfly_f32(a, lane_mask))
-    if lane < 8:
-        build_row_entry(qcfg, table, mantissas, warp, lane, a)
-        if lane == 0 and valid != 0:
-            mAmax[row] = a
-    cute.arch.sync_warp()
+    if cutlass.const_expr(cfg.row_warps == 1):
+        if member < 8:
+            build_row_entry(qcfg, table, mantissas, team, member, a)
+            if member == 0 and valid != 0:
+                mAmax[row] = a
+        cute.arch.sync_warp()
+    else:
+        partial = smem.allocate_tensor(
+            Float32, cute.make_layout(cfg.rows_per_cta * 2), byte_alignment=16
+        )  # one per warp
+        warp = Int32(tidx) // WARP
+        if Int32(tidx) % WARP == 0:
+            partial[warp] = a
+        cute.arch.sync_threads()
+        if tidx < cfg.rows_per_cta * 8:
+            i, m = Int32(tidx) >> 3, Int32(tidx) & 7
+            row_amax = fmax(partial[2 * i], partial[2 * i + 1])
+            build_row_entry(qcfg, table, mantissas, i, m, row_amax)
+            if m == 0 and row_lo + Int64(i) < rows:
+                mAmax[row_lo + Int64(i)] = row_amax
+        cute.arch.sync_threads()
 
     zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
-    flagged = Int32(0)  # bit j: group lane + 32 j needs the exact path
+    flagged = Int32(0)  # bit j: group member + team * j needs the exact path
     for j in cutlass.range_constexpr(cfg.groups_per_lane):
         here, g, words = held[j]
         slow = fast_group(
@@ -393,7 +418,7 @@ def _warp_rows(cfg, mX, mAmax, mCodes, mScales):
         d = Float32(qcfg.d)
         for j in cutlass.range(cfg.groups_per_lane, unroll=1):
             if (flagged >> j) & 1 != 0:
-                t = first + Int64(lane + j * WARP)
+                t = first + Int64(member + j * cfg.team)
                 t, _, word0, word1, scale = exact_group(
                     qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
                 )
@@ -435,16 +460,25 @@ def compile_row_amax(
 
 def compile_key(key: RowAmaxKey, extra_options: str = ""):
     """``compile_row_amax`` for a ``RowAmaxKey``."""
-    tuning = {"warp_rows": True, "rows_per_cta": WARP_ROWS_PER_CTA} if key.warp_rows else {}
-    return compile_row_amax(key.dtype, key.err_mode, key.bound, key.arch, extra_options, **tuning)
+    return compile_row_amax(
+        key.dtype, key.err_mode, key.bound, key.arch, extra_options, **TILINGS[key.tiling]
+    )
 
 
 def variants(arch: str) -> list[RowAmaxKey]:
     """Every variant ``quantize_row_amax`` can ask for on ``arch``."""
     return [
-        RowAmaxKey(dtype, err_mode, bound, arch, warp_rows)
+        RowAmaxKey(dtype, err_mode, bound, arch, tiling)
         for dtype in _ITEMSIZE
         for err_mode in ("mae", "mse")
         for bound in (256, 448)
-        for warp_rows in (False, True)
+        for tiling in TILINGS
     ]
+
+
+def tiling_for(dtype: str, err_mode: str, bound: int, cols: int) -> str:
+    """The first of ``TILINGS`` whose rows hold ``cols`` columns (``team`` otherwise)."""
+    for name, tuning in TILINGS.items():
+        if cols <= RowAmaxConfig(dtype, err_mode, bound, **tuning).max_cols:
+            return name
+    return "team"

@@ -517,9 +517,8 @@ class Flush:
     inputs; ``clean`` (the default) then reads another 256 MB.
 
     ``dirty`` is the write alone (``triton.testing.do_bench``'s flush): L2 is left
-    full of dirty lines, and their write-back lands inside the timed run. A
-    read-only kernel at 32768 x 2048 pays 8 us for it (nan_amax 43.8 against
-    35.7 us; bench/NOTES.md, v21), bytes that are not the op's own.
+    full of dirty lines, and their write-back lands inside the timed run, bytes
+    that are not the op's own (``bench/NOTES.md``, v21).
     """
 
     MODES = ("clean", "dirty")

@@ -95,7 +95,7 @@ class DualConfig:
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     # Columnwise codes and scales through shared memory, then written as each x^T row's
     # whole segment (16-byte code stores) instead of one 8-byte store a group
-    # (``compile_dual``'s default with columnwise outputs: 5-12% faster, v21).
+    # (``compile_dual``'s default with columnwise outputs; ``bench/NOTES.md``, v21).
     stage_columns: bool = False
     # False: rowwise undecided groups take the exact path too (as columnwise ones do), so
     # the scale table is built without the inline branch's K and J.

@@ -68,8 +68,8 @@ VECTOR = 16  # bytes per load
 SMEM_LIMIT = 48 * 1024  # dynamic shared memory without an opt-in attribute
 #: The tilings a ``RowAmaxKey`` names, in the order the launcher tries them: the first
 #: whose ``max_cols`` holds the row (``team`` takes any row that fits shared memory).
-#: "warp" holds rows to 2048 columns, "pair" to 4096 (wider register rows ran slower
-#: than ``team``: 7 groups a lane took 258-270 us against 220 at 7168, bench/NOTES v21).
+#: "warp" holds rows to 2048 columns, "pair" to 4096; wider register rows ran slower
+#: than ``team`` (``bench/NOTES.md``, v21).
 TILINGS = {
     "warp": {"register_rows": True, "row_warps": 1, "groups_per_lane": 4, "rows_per_cta": 4},
     "pair": {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2},

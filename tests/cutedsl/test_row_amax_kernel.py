@@ -132,6 +132,18 @@ def test_max_cols_fits_the_shared_memory_limit():
         assert cfg.reserve + (cfg.max_cols + 16) * size > SMEM_LIMIT
 
 
+@pytest.mark.parametrize("dtype", sorted(_NAMES.values()))
+def test_tiling_by_row_width(dtype):
+    """The launcher's tiling: a warp a row to 2048 columns, a pair of warps to 4096,
+    the staged team kernel beyond (``TILINGS``, in that order)."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.row_amax import tiling_for
+
+    widths = {16: "warp", 2048: "warp", 2064: "pair", 4096: "pair", 4112: "team", 7168: "team"}
+    for cols, tiling in widths.items():
+        assert tiling_for(dtype, "mae", 256, cols) == tiling, cols
+
+
 # ======== GPU: bitwise parity
 
 

@@ -6,7 +6,9 @@ Each variant is ``fos_cutedsl.row_amax.compile_row_amax`` with some of
 ``RowAmaxConfig``'s knobs (same bits, other speed); its amax, codes and scale
 bytes are compared with ``fos_reference`` (random normals, and random bit
 patterns: NaN, Inf, subnormals) before it is timed, and a variant that differs
-is reported and not timed. Beside them, in the same run: the copy roofline, the
+is reported and not timed. The ``amax given`` variants read the row amax
+(a row-scaled quantize of rows held in registers) and compare with the
+quantize under it. Beside them, in the same run: the copy roofline, the
 row-scaled quantize given the row amax (what the fused kernel would be with a
 free amax) and the two-pass path (the per-row amax kernel, then that quantize).
 bf16, mae, bound 256; CUDA-graph replays, L2 flushed (``bench.replay_us``); %
@@ -27,48 +29,41 @@ from fos_cutedsl.row_amax import RowAmaxConfig, compile_row_amax
 
 SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
 VARIANTS = (
-    ("team rows", {}),
-    ("warp rows, 4 a CTA (TILINGS warp)", {"register_rows": True, "rows_per_cta": 4}),
+    ("team rows (default above 4096)", {}),
+    ("warp rows (default to 2048)", {"register_rows": True, "rows_per_cta": 4}),
     (
-        "pair rows, 7 groups a lane, 2 a CTA (pair)",
-        {"register_rows": True, "row_warps": 2, "groups_per_lane": 7, "rows_per_cta": 2},
-    ),
-    (
-        "pair rows, 7 groups a lane, 1 a CTA",
-        {"register_rows": True, "row_warps": 2, "groups_per_lane": 7, "rows_per_cta": 1},
-    ),
-    (
-        "pair rows, 7 groups a lane, 4 a CTA",
-        {"register_rows": True, "row_warps": 2, "groups_per_lane": 7, "rows_per_cta": 4},
-    ),
-    (
-        "pair rows, 4 groups a lane, 2 a CTA",
+        "pair rows (default to 4096)",
         {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2},
     ),
     (
-        "pair rows, 2 groups a lane, 2 a CTA",
-        {"register_rows": True, "row_warps": 2, "groups_per_lane": 2, "rows_per_cta": 2},
+        "warp rows, amax given",
+        {"register_rows": True, "rows_per_cta": 4, "given_amax": True},
+    ),
+    (
+        "pair rows, amax given",
+        {"register_rows": True, "row_warps": 2, "rows_per_cta": 2, "given_amax": True},
     ),
 )
 
 
-def outputs(x):
+def outputs(x, given: torch.Tensor | None = None):
+    """(amax, codes, scales), poisoned; ``given``: the amax a given-amax variant reads."""
     rows, cols = x.shape
     return (
-        torch.full((rows,), float("nan"), device=x.device),
+        torch.full((rows,), float("nan"), device=x.device) if given is None else given.clone(),
         torch.full((rows, cols // 2), 0xAB, dtype=torch.uint8, device=x.device),
         torch.full((rows, cols // 16), 0xAB, dtype=torch.uint8, device=x.device),
     )
 
 
-def exact(fn, gen, max_cols: int) -> bool:
+def exact(fn, gen, max_cols: int, given_amax: bool) -> bool:
     cols = 2064 if max_cols >= 2064 else max_cols - 16  # ragged either way
     normal = torch.randn(300, cols, device="cuda", generator=gen).to(torch.bfloat16)
     raw = torch.randint(-(1 << 15), 1 << 15, (300, cols), device="cuda", generator=gen)
     for x in (normal, raw.to(torch.int16).view(torch.bfloat16)):
         want_amax = fos_reference.nan_amax(x, dim=1)
         codes, scales = fos_reference.quantize(x, want_amax)
-        amax, got_codes, got_scales = outputs(x)
+        amax, got_codes, got_scales = outputs(x, want_amax if given_amax else None)
         fn(x, amax, got_codes, got_scales)
         if not (
             torch.equal(amax.view(torch.int32), want_amax.view(torch.int32))
@@ -89,9 +84,9 @@ def time_shape(rows: int, cols: int, fns: dict, roof: float, gen) -> list[dict]:
             x, fos_cutedsl.nan_amax(x, dim=1)
         ),
     }
-    for label, (fn, ok, max_cols) in fns.items():
+    for label, (fn, ok, max_cols, given_amax) in fns.items():
         if ok and cols <= max_cols:
-            out = outputs(x)
+            out = outputs(x, row_amax if given_amax else None)
             timed[label] = lambda fn=fn, out=out: fn(x, *out)
     records = []
     for label, call in timed.items():
@@ -112,7 +107,8 @@ def main() -> None:
     for label, tuning in VARIANTS:
         fn = compile_row_amax("bfloat16", "mae", 256, arch, **tuning)
         max_cols = RowAmaxConfig("bfloat16", "mae", 256, **tuning).max_cols
-        fns[label] = (fn, exact(fn, gen, max_cols), max_cols)
+        given = tuning.get("given_amax", False)
+        fns[label] = (fn, exact(fn, gen, max_cols, given), max_cols, given)
         print(f"{label:44s} exact={fns[label][1]}", flush=True)
     roof = copy_tbps("cuda")
     print(f"copy roofline {roof:.3f} TB/s", flush=True)

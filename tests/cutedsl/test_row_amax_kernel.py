@@ -85,6 +85,26 @@ def test_variant_compiles_clean(dtype, err_mode, bound, arch, tiling, tmp_path):
     assert "ld.global.nc" not in ptx  # the exact path reads the amax this kernel wrote
 
 
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+@pytest.mark.parametrize("row_warps", [1, 2])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float32"])
+def test_given_amax_variant_compiles_clean(dtype, row_warps, arch, tmp_path):
+    """Register rows that read each row's amax (a row-scaled quantize): audited PTX, no
+    amax butterfly, the table entry behind the team's barrier."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.check import audit_ptx
+    from fos_cutedsl.row_amax import compile_row_amax
+
+    fn = compile_row_amax(dtype, "mse", 448, arch, f"--keep-ptx --dump-dir {tmp_path}",
+                          register_rows=True, row_warps=row_warps, given_amax=True)  # fmt: skip
+    failures, counts = audit_ptx(fn.__ptx__, arch)
+    if "mul.lo.s64" in fn.__ptx__:  # as for the register tilings above
+        failures = [f for f in failures if not f.startswith("block offset not widened")]
+    assert failures == [], (failures, counts)
+    assert counts["shfl"] < 5, counts  # no amax butterfly
+    assert ("bar.warp.sync" in fn.__ptx__) == (row_warps == 1)
+
+
 def test_every_variant_is_registered_for_precompile():
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.precompile import FAMILIES
@@ -258,6 +278,41 @@ def test_register_rows_tunings_give_the_same_bits(dtype):
                 assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), where
                 assert torch.equal(codes, want[0]), where
                 assert torch.equal(scales, want[1].view(torch.uint8)), where
+
+
+@gpu
+@pytest.mark.parametrize("row_warps", [1, 2])
+@pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448)])
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_given_amax_bits_equal_the_row_scaled_quantize(dtype, err_mode, bound, row_warps):
+    """Register rows reading the caller's row amax: the codes and scale bytes of
+    ``fos_reference.quantize(x, row_amax)`` for the data's own amax, amaxes above and
+    below it, and 0, NaN, Inf and subnormal amaxes; the amax is left as given."""
+    from fos_cutedsl import arch_of
+    from fos_cutedsl.row_amax import compile_row_amax
+
+    variant = Variant(dtype, "1x16", True, err_mode, bound)
+    fn = compile_row_amax(_NAMES[dtype], err_mode, bound, arch_of(torch.device("cuda")),
+                          register_rows=True, row_warps=row_warps, given_amax=True)  # fmt: skip
+    widest = 2048 * row_warps
+    for kind in [k for k in KINDS if k != "amax_special"]:
+        for rows, cols in ((13, widest), (7, widest - 48), (3, 16)):
+            seed = zlib.crc32(f"given/{variant}/{row_warps}/{kind}/{cols}".encode())
+            x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
+            amax = fos_reference.nan_amax(x, dim=1)
+            factors = torch.tensor([1.0, 4.0, 0.25, 1.0], device="cuda").repeat(rows)[:rows]
+            amax = amax * factors
+            special = torch.tensor([0.0, float("nan"), float("inf"), 1e-40], device="cuda")
+            amax[: min(rows, 4)] = special[: min(rows, 4)]
+            want = fos_reference.quantize(x, amax, err_mode=err_mode, e4m3_scale_bound=bound)
+            codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
+            scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
+            given = amax.clone()
+            fn(x, given, codes, scales)
+            where = (kind, rows, cols)
+            assert torch.equal(given.view(torch.int32), amax.view(torch.int32)), where
+            assert torch.equal(codes, want[0]), where
+            assert torch.equal(scales, want[1].view(torch.uint8)), where
 
 
 @gpu

@@ -103,6 +103,9 @@ class RowAmaxConfig:
     register_rows: bool = False
     row_warps: int = 1
     groups_per_lane: int = 4
+    # ``register_rows`` only: read each row's amax from the amax argument instead of
+    # finding it (a row-scaled quantize of rows held in registers; not yet timed).
+    given_amax: bool = False
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
@@ -111,6 +114,8 @@ class RowAmaxConfig:
             raise ValueError("rows_per_cta in [1, 8] (8 builder threads a row), unroll >= 1")
         if not 1 <= self.groups_per_lane <= 8 or self.row_warps not in (1, 2):
             raise ValueError("groups_per_lane in [1, 8], row_warps 1 or 2")
+        if self.given_amax and not self.register_rows:
+            raise ValueError("given_amax: only with register_rows")
 
     @property
     def quantize(self) -> QuantizeConfig:
@@ -379,19 +384,29 @@ def _register_rows(cfg, mX, mAmax, mCodes, mScales):
         words = []
         for q in cutlass.range_constexpr(group_bytes // VECTOR):
             vector = _load_v4_if(here, at + q * VECTOR)
-            acc = _fold(cfg, acc, vector)
+            if cutlass.const_expr(not cfg.given_amax):
+                acc = _fold(cfg, acc, vector)
             words += list(vector)
         held.append((here, g, words))
-    a = _finish(cfg, acc)
-    for lane_mask in (16, 8, 4, 2, 1):
-        a = fmax(a, shfl_bfly_f32(a, lane_mask))
-    if cutlass.const_expr(cfg.row_warps == 1):
+    if cutlass.const_expr(cfg.given_amax):
+        # Each row's table entry from the caller's amax: 8 threads of its team, then
+        # the barrier of the team's width.
+        if member < 8:
+            given = mAmax[cutlass.min(row, rows - 1)]
+            build_row_entry(qcfg, table, mantissas, team, member, given)
+        if cutlass.const_expr(cfg.row_warps == 1):
+            cute.arch.sync_warp()
+        else:
+            cute.arch.sync_threads()
+    elif cutlass.const_expr(cfg.row_warps == 1):
+        a = _butterfly(_finish(cfg, acc))
         if member < 8:
             build_row_entry(qcfg, table, mantissas, team, member, a)
             if member == 0 and valid != 0:
                 mAmax[row] = a
         cute.arch.sync_warp()
     else:
+        a = _butterfly(_finish(cfg, acc))
         partial = smem.allocate_tensor(
             Float32, cute.make_layout(cfg.rows_per_cta * 2), byte_alignment=16
         )  # one per warp
@@ -425,6 +440,13 @@ def _register_rows(cfg, mX, mAmax, mCodes, mScales):
                     qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
                 )
                 store_group(mCodes, mScales, t, word0, word1, scale)
+
+
+def _butterfly(a):
+    """``max.f32`` of ``a`` over the warp (every lane gets it)."""
+    for lane_mask in (16, 8, 4, 2, 1):
+        a = fmax(a, shfl_bfly_f32(a, lane_mask))
+    return a
 
 
 def _init(cfg):

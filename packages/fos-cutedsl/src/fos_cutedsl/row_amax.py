@@ -298,21 +298,8 @@ class RowAmaxKernel:
                 j = j + step
 
             # ======== 2. the row's amax: warp butterflies, then the team's two warps
-            a = _finish(cfg, acc)
-            for lane_mask in (16, 8, 4, 2, 1):
-                a = fmax(a, shfl_bfly_f32(a, lane_mask))
-            warp = Int32(tidx) // WARP
-            if Int32(tidx) % WARP == 0:
-                partial[warp] = a
-            cute.arch.sync_threads()
-            if tidx < cfg.rows_per_cta * 8:
-                # 8 threads a row: step 1 and the mantissa constants (``rowwise``'s table).
-                i, m = Int32(tidx) >> 3, Int32(tidx) & 7
-                g = fmax(partial[2 * i], partial[2 * i + 1])
-                build_row_entry(qcfg, table, mantissas, i, m, g)
-                if m == 0 and row_lo + Int64(i) < rows:
-                    mAmax[row_lo + Int64(i)] = g
-            cute.arch.sync_threads()
+            _two_warp_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table, mantissas,
+                           mAmax, row_lo, rows)  # fmt: skip
 
             # ======== 3. quantize the staged groups (fast path), then the flagged ones exactly
             group_bytes = GROUP * cfg.itemsize
@@ -406,21 +393,11 @@ def _register_rows(cfg, mX, mAmax, mCodes, mScales):
                 mAmax[row] = a
         cute.arch.sync_warp()
     else:
-        a = _butterfly(_finish(cfg, acc))
         partial = smem.allocate_tensor(
             Float32, cute.make_layout(cfg.rows_per_cta * 2), byte_alignment=16
         )  # one per warp
-        warp = Int32(tidx) // WARP
-        if Int32(tidx) % WARP == 0:
-            partial[warp] = a
-        cute.arch.sync_threads()
-        if tidx < cfg.rows_per_cta * 8:
-            i, m = Int32(tidx) >> 3, Int32(tidx) & 7
-            row_amax = fmax(partial[2 * i], partial[2 * i + 1])
-            build_row_entry(qcfg, table, mantissas, i, m, row_amax)
-            if m == 0 and row_lo + Int64(i) < rows:
-                mAmax[row_lo + Int64(i)] = row_amax
-        cute.arch.sync_threads()
+        _two_warp_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table, mantissas,
+                       mAmax, row_lo, rows)  # fmt: skip
 
     zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
     flagged = Int32(0)  # bit j: group member + team * j needs the exact path
@@ -440,6 +417,25 @@ def _register_rows(cfg, mX, mAmax, mCodes, mScales):
                     qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
                 )
                 store_group(mCodes, mScales, t, word0, word1, scale)
+
+
+@cute.jit
+def _two_warp_rows(cfg, a, partial, table, mantissas, mAmax, row_lo, rows):
+    """Rows of two warps each: the warps' maxima ``a`` meet in ``partial``; 8 threads a
+    row build its table entry (step 1 and the mantissa constants, ``rowwise``'s table)
+    and one writes its amax. Ends on a CTA barrier: the table is ready."""
+    tidx, _, _ = cute.arch.thread_idx()
+    warp = Int32(tidx) // WARP
+    if Int32(tidx) % WARP == 0:
+        partial[warp] = a
+    cute.arch.sync_threads()
+    if tidx < cfg.rows_per_cta * 8:
+        i, m = Int32(tidx) >> 3, Int32(tidx) & 7
+        row_amax = fmax(partial[2 * i], partial[2 * i + 1])
+        build_row_entry(cfg.quantize, table, mantissas, i, m, row_amax)
+        if m == 0 and row_lo + Int64(i) < rows:
+            mAmax[row_lo + Int64(i)] = row_amax
+    cute.arch.sync_threads()
 
 
 def _butterfly(a):

@@ -258,14 +258,14 @@ class QuantizeConfig:
         return GROUP * (self.width // 8) // 4
 
 
-def launch_bounds(cfg: QuantizeConfig) -> dict:
-    """``__launch_bounds__(threads, min_blocks)`` when asked; an explicit carveout
-    keeps the DSL from querying a GPU at compile time."""
-    if not cfg.min_blocks:
+def launch_bounds(threads: int, min_blocks: int) -> dict:
+    """``__launch_bounds__(threads, min_blocks)`` when ``min_blocks`` asks for it; an
+    explicit carveout keeps the DSL from querying a GPU at compile time."""
+    if not min_blocks:
         return {}
     return {
-        "max_number_threads": [cfg.threads, 1, 1],
-        "min_blocks_per_mp": cfg.min_blocks,
+        "max_number_threads": [threads, 1, 1],
+        "min_blocks_per_mp": min_blocks,
         "preferred_smem_carveout": -1,
     }
 
@@ -273,7 +273,7 @@ def launch_bounds(cfg: QuantizeConfig) -> dict:
 def launch(cfg: QuantizeConfig, kernel, grid, stream) -> None:
     """Launch a quantize kernel call: ``cfg``'s threads, shared memory and launch bounds."""
     kernel.launch(grid=grid, block=[cfg.threads, 1, 1], smem=cfg.smem_bytes, stream=stream,
-                  **launch_bounds(cfg))  # fmt: skip
+                  **launch_bounds(cfg.threads, cfg.min_blocks))  # fmt: skip
 
 
 def compile_options(arch: str, ptxas_opt: int = 3, extra: str = "") -> str:

@@ -41,7 +41,7 @@ from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from .choice import choice_margin, global_scale
-from .config import GROUP, TABLE, QuantizeConfig, compile_options
+from .config import GROUP, TABLE, QuantizeConfig, compile_options, launch_bounds
 from .group import (
     build_scale_table,
     exact_group,
@@ -177,17 +177,11 @@ class DualKernel:
         groups = Int64(mX.shape[1]) // GROUP
         across = (groups + (TILE_GROUPS - 1)) // TILE_GROUPS
         down = (rows + (cfg.tile_rows - 1)) // cfg.tile_rows
-        bounds = {}
-        if cutlass.const_expr(cfg.min_blocks > 0):
-            bounds = {
-                "max_number_threads": [THREADS, 1, 1],
-                "min_blocks_per_mp": cfg.min_blocks,
-                "preferred_smem_carveout": -1,
-            }
         kernel = self.kernel(mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows,
                              groups)  # fmt: skip
         kernel.launch(grid=[Int32(across), Int32(down), 1], block=[THREADS, 1, 1],
-                      smem=cfg.smem_bytes, stream=stream, **bounds)  # fmt: skip
+                      smem=cfg.smem_bytes, stream=stream,
+                      **launch_bounds(THREADS, cfg.min_blocks))  # fmt: skip
 
     @cute.kernel
     def kernel(

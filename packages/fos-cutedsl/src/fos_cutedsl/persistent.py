@@ -75,7 +75,7 @@ class PersistentKernel:
             block=[self.cfg.threads, 1, 1],
             smem=self.cfg.smem_bytes + 16,  # the table and the unit counter
             stream=stream,
-            **launch_bounds(self.cfg),
+            **launch_bounds(self.cfg.threads, self.cfg.min_blocks),
         )
 
     @cute.kernel

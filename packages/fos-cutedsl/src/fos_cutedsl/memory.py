@@ -97,9 +97,10 @@ def store_shared_vector(addr, words, *, loc=None, ip=None) -> None:
 
 @dsl_user_op
 def load_shared_v4(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
-    """``ld.shared.v4.u32``: the four 32-bit words at the 16-byte aligned shared address."""
+    """``ld.shared.v4.b32``: the four 32-bit words at the 16-byte aligned shared address
+    (side effects keep it after the barrier that publishes them)."""
     quad = llvm.StructType.get_literal([T.i32()] * 4)
-    text = "ld.shared.v4.u32 {$0, $1, $2, $3}, [$4];"
+    text = "ld.shared.v4.b32 {$0, $1, $2, $3}, [$4];"
     res = _asm(quad, [_i(addr, loc, ip)], text, "=r,=r,=r,=r,r", True)
     return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
 

@@ -59,7 +59,7 @@ from cutlass.cutlass_dsl import T, dsl_user_op
 from .config import GROUP, PTXAS_OPT, QuantizeConfig, compile_options
 from .group import build_row_entry, exact_group, fast_group, store_group
 from .ieee import _asm, _i, abs_max_16x2, abs_max_f32, as_f32, fmax, unpack_bf16x2, unpack_f16x2
-from .memory import shfl_bfly_f32
+from .memory import load_shared_v4, shfl_bfly_f32
 from .offsets import RowAmax
 
 TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
@@ -182,15 +182,6 @@ def _store_shared_v4_if(mask, addr, words, *, loc=None, ip=None) -> None:
     _asm(None, ops, text, "r,r,r,r,r,r", side_effects=True)
 
 
-@dsl_user_op
-def _load_shared_v4(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
-    """``ld.shared.v4.b32`` at the shared ``addr``; side effects keep it after the barrier."""
-    quad = llvm.StructType.get_literal([T.i32()] * 4)
-    text = "ld.shared.v4.b32 {$0, $1, $2, $3}, [$4];"
-    res = _asm(quad, [_i(addr, loc, ip)], text, "=r,=r,=r,=r,r", True)
-    return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
-
-
 def _fold(cfg, acc, words):
     """Each word of a loaded vector into its running NaN-dropping maximum of ``|x|``."""
     if cutlass.const_expr(cfg.dtype == "float32"):
@@ -311,7 +302,7 @@ class RowAmaxKernel:
             while g < groups:
                 at = stage_row + g * group_bytes
                 words = [
-                    w for q in range(group_bytes // VECTOR) for w in _load_shared_v4(at + 16 * q)
+                    w for q in range(group_bytes // VECTOR) for w in load_shared_v4(at + 16 * q)
                 ]
                 slow = fast_group(
                     qcfg, words, first + Int64(g), True, (zero, zero, zero), 0, table, mantissas,

@@ -117,7 +117,8 @@ def stage_amax_fuzz(failures: list[str], cases_per_variant: int = 40) -> int:
     return cases
 
 
-ROW_AMAX_SHAPES = ((1, 16), (3, 48), (7, 2048), (33, 7168), (5, 4144))
+# Each of ``row_amax.TILINGS``: a warp a row (to 2048 columns), a pair (to 4096), the team.
+ROW_AMAX_SHAPES = ((1, 16), (3, 48), (7, 2048), (6, 2064), (9, 4096), (33, 7168), (5, 4144))
 
 
 def stage_row_amax(failures: list[str]) -> int:

@@ -232,3 +232,68 @@ def test_amax_vector_is_a_view_where_it_can_be(make):
     assert v.shape == (t.numel(),) and v.stride() == (1,)
     assert torch.equal(v, t.reshape(-1))
     assert (v.data_ptr() == t.data_ptr()) == t.is_contiguous()
+
+
+class _StubKernels:
+    """A kernel module whose compiled quantize writes the reference's bits, checking that
+    the plan hands it the kernel's layouts (so the plan's run is tested without a GPU)."""
+
+    def __init__(self):
+        self.launches = 0
+
+    def can_run(self, x, global_amax, **knobs):
+        return True, ""
+
+    def quantize_launcher(self, x2, amax, block, err_mode, bound):
+        def launch(x, g, codes, scales):
+            rows, cols = x.shape
+            assert x.is_contiguous() and x.data_ptr() % 16 == 0
+            assert g.dim() == 1 and g.stride() == (1,) and g.numel() in (1, rows)
+            assert codes.shape == (rows, cols // 2) and codes.dtype == torch.uint8
+            assert scales.shape == (rows, cols // 16) and scales.dtype == torch.float8_e4m3fn
+            assert codes.is_contiguous() and scales.is_contiguous()
+            want = ref.quantize(x, g if g.numel() == rows and rows > 1 else g.reshape(()),
+                                block=block, err_mode=err_mode, e4m3_scale_bound=bound)  # fmt: skip
+            codes.copy_(want[0])
+            scales.copy_(want[1])
+            self.launches += 1
+
+        return launch
+
+
+@pytest.mark.parametrize(
+    ("shape", "amax_shape", "transposed"),
+    [
+        ((32, 64), (), False),
+        ((32, 64), (1,), False),
+        ((2, 16, 64), (), False),
+        ((2, 16, 64), (2, 16), False),
+        ((64, 32), (), True),  # x.t(): laid out by one copy
+        ((3, 0, 32), (), False),
+    ],
+)
+def test_kernel_plan_lays_out_and_allocates(monkeypatch, shape, amax_shape, transposed):
+    """The kernel plan's run on CPU, the kernel stubbed: N-D inputs flattened, the amax
+    as a vector, outputs of the caller's leading shape, contiguous, the reference's bits
+    on a first and a repeated call."""
+    from fos_op import impl
+    from fos_op.dispatch import KERNEL, Decision
+
+    stub = _StubKernels()
+    monkeypatch.setattr(impl, "decide", lambda x, op="quantize", dtype=None: Decision(KERNEL, ""))
+    monkeypatch.setattr(impl, "kernel_module", lambda: stub)
+    x = _x(shape)
+    x = x.t() if transposed else x
+    amax = ref.nan_amax(x) if amax_shape == () else None
+    if amax_shape == (1,):
+        amax = ref.nan_amax(x).reshape(1)
+    elif amax is None:
+        amax = ref.nan_amax(x, dim=-1)
+    for _ in range(2):
+        codes, scales = fos_op.quantize(x, amax)
+        want = ref.quantize(x, amax)
+        assert codes.shape == want[0].shape and scales.shape == want[1].shape
+        assert codes.is_contiguous() and scales.is_contiguous()
+        assert scales.dtype == torch.float8_e4m3fn
+        assert _codes_equal((codes, scales), want)
+    assert stub.launches == 2 and fos_op.PLANS.hits == 1

@@ -185,19 +185,26 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
         return fallback(refused(verdict), x, strict, reference)
     launch = _quantize_launcher(module, x2, g1, block, err_mode, bound)
     # Inputs already in the kernel's layout go straight in; outputs are allocated
-    # in it (2-D x: no reshaping views at all).
+    # in it (2-D x: no reshaping views at all). ``empty_strided`` with the shapes
+    # and strides made here parses the fewest arguments per call.
     x_direct = x.dim() == 2 and x.stride() == (cols, 1)
     g_direct = global_amax.dim() == 1 and global_amax.stride() == (1,)
+    g_scalar = global_amax.dim() == 0
     flat = x.dim() == 2
     lead, device = tuple(x.shape[:-1]), x.device
     codes_shape, scales_shape = (*lead, cols // 2), (*lead, cols // 16)
+    codes_strides = _contiguous_strides(codes_shape)
+    scales_strides = _contiguous_strides(scales_shape)
+    u8, f8, empty = torch.uint8, torch.float8_e4m3fn, torch.empty_strided
 
     def run(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        codes = torch.empty(codes_shape, dtype=torch.uint8, device=device)
-        scales = torch.empty(scales_shape, dtype=torch.float8_e4m3fn, device=device)
+        codes = empty(codes_shape, codes_strides, dtype=u8, device=device)
+        scales = empty(scales_shape, scales_strides, dtype=f8, device=device)
         if not (x_direct and x.data_ptr() % ALIGN_BYTES == 0):
             x = laid_out(x, rows, cols)
-        if not g_direct:
+        if g_scalar:
+            g = g.view(1)
+        elif not g_direct:
             g = _vec(g, n)
         if flat:
             launch(x, g, codes, scales)
@@ -208,12 +215,26 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     return run
 
 
+def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The strides of a contiguous tensor of ``shape``."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
 def quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict):
     """``fos_reference.quantize``'s bits: the kernel where it runs."""
-    key = ("quantize", tensor_key(x), tensor_key(global_amax), block, err_mode,
-           _typed(e4m3_scale_bound), strict, _env(x))  # fmt: skip
-    build = lambda: _quantize_plan(x, global_amax, block, err_mode, e4m3_scale_bound, strict)  # noqa: E731
-    return PLANS.get(key, build)(x, global_amax)
+    g = global_amax
+    bound = e4m3_scale_bound
+    try:  # ``tensor_key``, ``_typed`` and ``_env`` inline and flat: the most frequent call
+        key = ("quantize", x.shape, x.stride(), x.dtype, x.device, g.shape, g.stride(),
+               g.dtype, g.device, block, err_mode, type(bound), bound, strict,
+               dispatch.cutedsl, torch.cuda.current_device() if x.is_cuda else None)  # fmt: skip
+    except (AttributeError, RuntimeError):  # not a strided tensor: validation says why
+        key = ("quantize", object())  # never equal to a stored key
+    return PLANS.get(key, _quantize_plan, x, g, block, err_mode, bound, strict)(x, g)
 
 
 # --------------------------------------------------------------------------- quantize_with_amax

@@ -59,16 +59,18 @@ class PlanCache:
         self._plans: dict[Hashable, Callable[..., Any]] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable, build: Callable[[], Callable[..., Any]]) -> Callable[..., Any]:
-        """The plan for ``key``; ``build()`` validates and resolves it on a miss."""
+    def get(
+        self, key: Hashable, build: Callable[..., Callable[..., Any]], *args: Any
+    ) -> Callable[..., Any]:
+        """The plan for ``key``; ``build(*args)`` validates and resolves it on a miss."""
         try:
             plan = self._plans.get(key)
         except TypeError:  # an unhashable knob: validation rejects it
-            return build()
+            return build(*args)
         if plan is not None:
             self.hits += 1
             return plan
-        plan = build()  # raises for bad input: nothing is stored
+        plan = build(*args)  # raises for bad input: nothing is stored
         with self._lock:
             if len(self._plans) >= self.maxsize:
                 self._plans.clear()

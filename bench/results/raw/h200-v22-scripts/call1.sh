@@ -1,0 +1,1 @@
+bash bench/results/raw/h200-v21-scripts/next_verify.sh E; cp -r $OUT/logs $OUT/logsE; bash bench/results/raw/h200-v21-scripts/next_verify.sh A; nvidia-smi --query-gpu=clocks.sm,clocks.mem --format=csv

@@ -56,6 +56,10 @@ def main() -> None:
             torch.empty((rows, cols // 16), dtype=u8, device=dev),
         ),
         "torch.empty float8": lambda: torch.empty((rows, cols // 16), dtype=f8, device=dev),
+        "torch.empty_strided pair (the plan's)": lambda: (
+            torch.empty_strided((rows, cols // 2), (cols // 2, 1), dtype=u8, device=dev),
+            torch.empty_strided((rows, cols // 16), (cols // 16, 1), dtype=f8, device=dev),
+        ),
         "one buffer + 2 as_strided + view": lambda: (
             buf.as_strided((rows, cols // 2), (cols // 2, 1)),
             buf.as_strided((rows, cols // 16), (cols // 16, 1), rows * cols // 2).view(f8),

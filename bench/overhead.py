@@ -4,7 +4,8 @@ For a 128x256 bfloat16 input, per-call wall time of a host-bound loop
 (``--calls`` back-to-back calls, one synchronize; the best of ``--repeat``
 loops) for:
 
-* ``torch.empty pair``: allocating the two outputs, the floor of any call;
+* ``torch.empty pair``: allocating the two outputs, the floor of any call
+  (``torch.empty_strided pair``: the same, as the quantize plan allocates them);
 * ``compiled kernel``: the function ``fos_cutedsl.quantize_launcher`` returns,
   called positionally with preallocated outputs (launch cost only);
 * ``fos_cutedsl.quantize``: the kernel package's checked call;
@@ -95,8 +96,17 @@ def paths(x: torch.Tensor) -> list[tuple[str, str, object, bool]]:
             torch.empty((rows, cols // 16), dtype=torch.float8_e4m3fn, device=x.device),
         )
 
+    def empty_strided_pair():  # how the quantize plan allocates (its shapes and strides made once)
+        return (
+            torch.empty_strided((rows, cols // 2), (cols // 2, 1), dtype=torch.uint8,
+                                device=x.device),
+            torch.empty_strided((rows, cols // 16), (cols // 16, 1),
+                                dtype=torch.float8_e4m3fn, device=x.device),
+        )  # fmt: skip
+
     return [
         ("quantize", "torch.empty pair", empty_pair, False),
+        ("quantize", "torch.empty_strided pair", empty_strided_pair, False),
         ("quantize", "compiled kernel", lambda: kernel(x, amax1, codes_u8, scales_f8), True),
         ("quantize", "fos_cutedsl.quantize", lambda: fos_cutedsl.quantize(x, amax), False),
         ("quantize", "fos_op.quantize", lambda: fos_op.quantize(x, amax), True),

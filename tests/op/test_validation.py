@@ -149,3 +149,30 @@ def test_nd_flattened_row_amax_rejected_everywhere():
         fos_op.dequantize(codes, scales, flat)
     with pytest.raises(ValueError, match=match):
         torch.ops.fos.dequantize(codes, scales, flat, 256, torch.bfloat16)
+
+
+SPARSE_X = X.float().to_sparse()
+OFFSETS = torch.tensor([0, 32])
+SPARSE_CALLS = {
+    "quantize": lambda: fos_op.quantize(SPARSE_X, G),
+    "torch.ops.fos.quantize": lambda: torch.ops.fos.quantize(SPARSE_X, G, "1x16", "mae", 256),
+    "quantize_with_amax": lambda: fos_op.quantize_with_amax(SPARSE_X),
+    "fake_quantize": lambda: fos_op.fake_quantize(SPARSE_X, G),
+    "nan_amax": lambda: fos_op.nan_amax(SPARSE_X),
+    "quantize_grouped": lambda: fos_op.quantize_grouped(SPARSE_X, OFFSETS, torch.ones(1)),
+    "quantize_rowwise_columnwise": lambda: fos_op.quantize_rowwise_columnwise(SPARSE_X, G),
+}
+
+
+@pytest.mark.parametrize("name", SPARSE_CALLS)
+def test_sparse_x_is_rejected_by_name(name):
+    """A sparse x: the reference's TypeError through every entry point (the eager plan
+    key cannot read its strides, so it takes the validating path)."""
+    for _ in range(2):  # and again: no plan was kept for it
+        with pytest.raises(TypeError, match=r"^x must be a dense \(strided\) tensor"):
+            SPARSE_CALLS[name]()
+
+
+def test_sparse_amax_is_rejected_by_name():
+    with pytest.raises(TypeError, match=r"^global_amax must be a dense \(strided\) tensor"):
+        fos_op.dequantize(CODES, SCALES, G.to_sparse())

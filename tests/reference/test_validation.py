@@ -19,7 +19,14 @@ from __future__ import annotations
 import pytest
 import torch
 
-from fos_reference import check_dequantize_args, check_quantize_args, dequantize, quantize
+from fos_reference import (
+    check_dequantize_args,
+    check_quantize_args,
+    dequantize,
+    fake_quantize,
+    nan_amax,
+    quantize,
+)
 
 R, C = 32, 64
 
@@ -305,3 +312,27 @@ def test_check_dequantize_args_reports_row_scaling_without_reading_values():
     assert check_dequantize_args(codes, scales, amax, 256, torch.bfloat16) is True
     amax = torch.empty((), device="meta")
     assert check_dequantize_args(codes, scales, amax, 448, torch.float32) is False
+
+
+# --------------------------------------------------------------------------- layouts
+
+
+def _sparse(t: torch.Tensor) -> torch.Tensor:
+    return t.to_sparse()
+
+
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [
+        ("x", lambda: quantize(_sparse(_x()), _amax())),
+        ("global_amax", lambda: quantize(_x(), _amax((R,)).to_sparse())),
+        ("codes", lambda: dequantize(_sparse(_packed()[0]), _packed()[1], _amax())),
+        ("x", lambda: nan_amax(_sparse(_x()))),
+        ("x", lambda: fake_quantize(_sparse(_x()), _amax())),
+    ],
+    ids=["quantize x", "quantize amax", "dequantize codes", "nan_amax", "fake_quantize"],
+)
+def test_sparse_tensors_are_rejected_by_name(name, call):
+    """A sparse argument: a TypeError naming it, not an error from deep inside torch."""
+    with pytest.raises(TypeError, match=rf"^{name} must be a dense \(strided\) tensor"):
+        call()

@@ -82,7 +82,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.5.0"
+__version__ = "0.5.1"
 
 __all__ = [
     "AMAX_CACHE",

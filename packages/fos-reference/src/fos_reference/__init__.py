@@ -29,7 +29,7 @@ from .validation import (
     check_quantize_stacked_args,
 )
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "E2M1_MAGNITUDES",

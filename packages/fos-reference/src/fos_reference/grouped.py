@@ -25,6 +25,7 @@ from .validation import (
     check_offsets_values,
     check_quantize_grouped_args,
     check_quantize_stacked_args,
+    check_tensor,
     check_x,
 )
 
@@ -128,8 +129,7 @@ def quantize_tile_rows(
         raise ValueError(f"x must be 2-D (R, C), got shape {tuple(x.shape)}")
     check_knobs("16x16", err_mode, e4m3_scale_bound)
     check_block_rows("16x16", rows)
-    if not isinstance(band_amax, torch.Tensor):
-        raise TypeError(f"band_amax must be a torch.Tensor, got {type(band_amax).__name__}")
+    check_tensor("band_amax", band_amax)
     if band_amax.dtype != torch.float32:
         raise TypeError(f"band_amax must be float32, got {band_amax.dtype}")
     if tuple(band_amax.shape) != (rows // GROUP,):

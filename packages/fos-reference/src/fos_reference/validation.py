@@ -39,9 +39,12 @@ def check_scale_bound(e4m3_scale_bound: int) -> None:
         )
 
 
-def _check_tensor(name: str, t: object) -> torch.Tensor:
+def check_tensor(name: str, t: object) -> torch.Tensor:
+    """``t`` if it is a dense (strided) torch.Tensor, else a ``TypeError`` naming ``name``."""
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
+    if t.layout != torch.strided:  # sparse, mkldnn: no strides, no elementwise view
+        raise TypeError(f"{name} must be a dense (strided) tensor, got layout {t.layout}")
     return t
 
 
@@ -66,7 +69,7 @@ def check_global_amax(
     ``leading`` (``x.shape[:-1]``, what ``nan_amax(x, dim=-1)`` returns; for a
     2-D input that is ``(rows,)``). It must live on the input's device.
     """
-    _check_tensor("global_amax", global_amax)
+    check_tensor("global_amax", global_amax)
     if global_amax.dtype != torch.float32:
         raise TypeError(f"global_amax must be float32, got {global_amax.dtype}")
     if global_amax.device != device:
@@ -87,7 +90,7 @@ def check_global_amax(
 
 def check_x(x: torch.Tensor) -> tuple[int, int]:
     """Check a quantize input ``x`` of shape (..., C); return its flattened (rows, cols)."""
-    _check_tensor("x", x)
+    check_tensor("x", x)
     if x.dtype not in INPUT_DTYPES:
         raise TypeError(f"x must have dtype in {INPUT_DTYPES}, got {x.dtype}")
     if x.dim() < 1:
@@ -164,8 +167,8 @@ def check_dequantize_args(
     ``codes`` is (..., C/2) and ``scales`` (..., C/16) with the same leading
     shape; a row-scaled ``global_amax`` has that leading shape.
     """
-    _check_tensor("codes", codes)
-    _check_tensor("scales", scales)
+    check_tensor("codes", codes)
+    check_tensor("scales", scales)
     if codes.dtype != torch.uint8:
         raise TypeError(f"codes must be uint8, got {codes.dtype}")
     if scales.dtype != torch.float8_e4m3fn:
@@ -191,7 +194,7 @@ def check_dequantize_args(
 
 def check_nan_amax_args(x: torch.Tensor, dim: int | None) -> int | None:
     """Check ``nan_amax``'s arguments; return ``dim`` made non-negative (or None)."""
-    _check_tensor("x", x)
+    check_tensor("x", x)
     if dim is None:
         return None
     if isinstance(dim, bool) or not isinstance(dim, int):
@@ -213,7 +216,7 @@ def check_offsets(offsets: torch.Tensor, device: torch.device) -> int:
     ``offsets`` is an int32 or int64 (E + 1,) tensor on the input's device
     (E >= 0). Its values are ``check_offsets_values``' business.
     """
-    _check_tensor("offsets", offsets)
+    check_tensor("offsets", offsets)
     if offsets.dtype not in OFFSET_DTYPES:
         raise TypeError(f"offsets must have dtype in {OFFSET_DTYPES}, got {offsets.dtype}")
     if offsets.dim() != 1 or offsets.shape[0] < 1:
@@ -226,7 +229,7 @@ def check_offsets(offsets: torch.Tensor, device: torch.device) -> int:
 
 
 def _check_expert_amax(global_amax: torch.Tensor, experts: int, device: torch.device) -> None:
-    _check_tensor("global_amax", global_amax)
+    check_tensor("global_amax", global_amax)
     if global_amax.dtype != torch.float32:
         raise TypeError(f"global_amax must be float32, got {global_amax.dtype}")
     if tuple(global_amax.shape) != (experts,):
@@ -242,7 +245,7 @@ def _check_expert_amax(global_amax: torch.Tensor, experts: int, device: torch.de
 
 def _check_grouped_x(x: torch.Tensor, offsets: torch.Tensor) -> tuple[int, int]:
     """``x`` is (T, C) and ``offsets`` fits it; return (T, E)."""
-    _check_tensor("x", x)
+    check_tensor("x", x)
     if x.dim() != 2:
         raise ValueError(f"x must be 2-D (T, C) for a grouped call, got shape {tuple(x.shape)}")
     experts = check_offsets(offsets, x.device)
@@ -345,7 +348,7 @@ def swizzled_shape(rows: int, groups: int) -> tuple[int]:
 
 
 def _check_scales(scales: object, name: str) -> torch.Tensor:
-    _check_tensor(name, scales)
+    check_tensor(name, scales)
     if scales.dtype != torch.float8_e4m3fn:
         raise TypeError(f"{name} must be float8_e4m3fn, got {scales.dtype}")
     return scales
@@ -388,7 +391,7 @@ def check_quantize_columnwise_args(
     The groups of ``x^T`` run down ``x``'s columns, so R (not C) must be a
     multiple of 16; 16x16 also needs C % 16 == 0 (the rows of ``x^T``).
     """
-    _check_tensor("x", x)
+    check_tensor("x", x)
     if x.dim() != 2:
         raise ValueError(f"columnwise output needs a 2-D x (R, C), got shape {tuple(x.shape)}")
     check_knobs(block, err_mode, e4m3_scale_bound)
@@ -403,7 +406,7 @@ def check_quantize_columnwise_args(
             f"columnwise block='16x16' needs x's column count C to be a multiple of {GROUP}, "
             f"got C = {cols}"
         )
-    _check_tensor("global_amax", global_amax)
+    check_tensor("global_amax", global_amax)
     if global_amax.dtype != torch.float32:
         raise TypeError(f"global_amax must be float32, got {global_amax.dtype}")
     if global_amax.numel() != 1:

@@ -1,0 +1,29 @@
+# For the next session's first device call: fill the compiled-kernel disk cache with
+# parallel precompile processes (the GPU host has 16 cores), then the whole GPU suite,
+# whose workers then load each variant (about 1 ms) instead of compiling it (seconds).
+# v22 ran the suite in parts that each hit their time limit while compiling.
+#   bash bench/results/raw/h200-v22-scripts/next_verify.sh precompile   (then the suite)
+#   ... grouped   (gpu_verify_elementwise.py --stages grouped, cut at 380 s in v22)
+set -uo pipefail
+source bench/results/raw/h200-v20-scripts/gpu_prep.sh
+mkdir -p $OUT/logs
+case "$1" in
+  precompile)
+    start=$(date +%s)
+    for family in quantize fake_quantize dequantize nan_amax quantize_row_amax \
+                  quantize_grouped nan_amax_grouped quantize_rowwise_columnwise; do
+      for dtype in bfloat16 float16 float32; do
+        python3 -m fos_cutedsl.precompile --family $family --dtype $dtype \
+          > $OUT/logs/precompile-$family-$dtype.log 2>&1 &
+      done
+    done
+    wait
+    echo "precompile: $(( $(date +%s) - start )) s"; tail -q -n 1 $OUT/logs/precompile-*.log
+    timeout 420 python3 -m pytest -q -n 12 -p no:cacheprovider -rfE tests/cutedsl \
+      tests/op/test_gpu.py > $OUT/logs/pytest.log 2>&1
+    echo "pytest rc=$?"; grep -E "FAILED|ERROR| passed| failed" $OUT/logs/pytest.log | tail -n 20 ;;
+  grouped)
+    timeout 540 python3 tests/cutedsl/gpu_verify_elementwise.py --stages grouped \
+      --out $OUT/verify-grouped.json > $OUT/logs/verify-grouped.log 2>&1
+    echo "verify rc=$?"; tail -n 12 $OUT/logs/verify-grouped.log ;;
+esac

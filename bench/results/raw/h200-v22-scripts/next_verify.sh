@@ -1,13 +1,15 @@
-# For the next session's first device call: fill the compiled-kernel disk cache with
-# parallel precompile processes (the GPU host has 16 cores), then the whole GPU suite,
-# whose workers then load each variant (about 1 ms) instead of compiling it (seconds).
-# v22 ran the suite in parts that each hit their time limit while compiling.
+# For the next session's first device call. Build the kernel cache here first
+# (bash bench/gpu_cache.sh: 4 min on this machine, .gpu/fos-cache.tar.xz, unpacked by
+# gpu_prep.sh), then: the parallel precompile fills whatever it lacks (a branch's
+# changed sources: another fingerprint), then the whole GPU suite, whose workers load
+# each variant instead of compiling it. v22 ran the suite in parts that each hit their
+# time limit (whether compiles or the tests' own work dominate was not measured).
 #   bash bench/results/raw/h200-v22-scripts/next_verify.sh precompile   (then the suite)
 #   ... grouped   (gpu_verify_elementwise.py --stages grouped, cut at 380 s in v22)
 #   ... fake-launcher   (on a checkout of wip/fake-launcher: the fake-quantize plan on
 #       fos_cutedsl.fake_quantize_launcher; its GPU tests, then bench/overhead.py)
 set -uo pipefail
-source bench/results/raw/h200-v20-scripts/gpu_prep.sh
+source bench/results/raw/h200-v22-scripts/gpu_prep.sh
 mkdir -p $OUT/logs
 case "$1" in
   precompile)

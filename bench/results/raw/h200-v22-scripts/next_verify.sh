@@ -6,8 +6,8 @@
 # time limit (whether compiles or the tests' own work dominate was not measured).
 #   bash bench/results/raw/h200-v22-scripts/next_verify.sh precompile   (then the suite)
 #   ... grouped   (gpu_verify_elementwise.py --stages grouped, cut at 380 s in v22)
-#   ... fake-launcher   (on a checkout of wip/fake-launcher: the fake-quantize plan on
-#       fos_cutedsl.fake_quantize_launcher; its GPU tests, then bench/overhead.py)
+#   ... fake-launcher   (on a checkout of wip/fake-launcher: the fake-quantize and
+#       dequantize plans on their launchers; the op GPU tests, then bench/overhead.py)
 set -uo pipefail
 source bench/results/raw/h200-v22-scripts/gpu_prep.sh
 mkdir -p $OUT/logs
@@ -32,7 +32,7 @@ case "$1" in
     echo "verify rc=$?"; tail -n 12 $OUT/logs/verify-grouped.log ;;
   fake-launcher)
     timeout 300 python3 -m pytest -q -n 12 -p no:cacheprovider -rfE tests/op/test_gpu.py \
-      tests/cutedsl/test_fake_quantize_kernel.py -k "fake" > $OUT/logs/pytest-fake.log 2>&1
+      tests/cutedsl/test_can_run.py > $OUT/logs/pytest-fake.log 2>&1
     echo "pytest rc=$?"; grep -E "FAILED|ERROR| passed| failed" $OUT/logs/pytest-fake.log | tail -n 20
     PYTHONPATH=$PYTHONPATH:$PWD/bench timeout 90 python3 bench/overhead.py \
       --out $OUT/h200-op-overhead.json 2>&1 | tail -n 16 ;;

@@ -193,8 +193,8 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     flat = x.dim() == 2
     lead, device = tuple(x.shape[:-1]), x.device
     codes_shape, scales_shape = (*lead, cols // 2), (*lead, cols // 16)
-    codes_strides = _contiguous_strides(codes_shape)
-    scales_strides = _contiguous_strides(scales_shape)
+    codes_strides = torch.empty(codes_shape, device="meta").stride()
+    scales_strides = torch.empty(scales_shape, device="meta").stride()
     u8, f8, empty = torch.uint8, torch.float8_e4m3fn, torch.empty_strided
 
     def run(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -215,15 +215,6 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     return run
 
 
-def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
-    """The strides of a contiguous tensor of ``shape``."""
-    strides, step = [], 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= max(size, 1)
-    return tuple(reversed(strides))
-
-
 def quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict):
     """``fos_reference.quantize``'s bits: the kernel where it runs."""
     g = global_amax
@@ -232,8 +223,8 @@ def quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict):
         key = ("quantize", x.shape, x.stride(), x.dtype, x.device, g.shape, g.stride(),
                g.dtype, g.device, block, err_mode, type(bound), bound, strict,
                dispatch.cutedsl, torch.cuda.current_device() if x.is_cuda else None)  # fmt: skip
-    except (AttributeError, RuntimeError):  # not a strided tensor: validation says why
-        key = ("quantize", object())  # never equal to a stored key
+    except (AttributeError, RuntimeError):  # not a strided tensor: validation raises
+        return _quantize_plan(x, g, block, err_mode, bound, strict)(x, g)
     return PLANS.get(key, _quantize_plan, x, g, block, err_mode, bound, strict)(x, g)
 
 

@@ -6,7 +6,7 @@ that says whether it can run on given arguments (and why not) and a
 callers such as ``fos_op`` that have checked already):
 
 - ``quantize`` (``can_run``, ``launch``, ``quantize_launcher``) and
-  ``fake_quantize``: the quantize kernels (``api``);
+  ``fake_quantize`` (``fake_quantize_launcher``): the quantize kernels (``api``);
 - ``nan_amax`` and ``dequantize``: the elementwise kernels (``api_elementwise``);
 - ``quantize_row_amax``: row-scaled quantize that finds each row's amax in the
   same read of x and returns it with the codes and scales (``api_row_amax``);
@@ -25,6 +25,7 @@ from .api import (
     can_run,
     can_run_fake_quantize,
     fake_quantize,
+    fake_quantize_launcher,
     launch,
     launch_fake_quantize,
     quantize,
@@ -109,6 +110,7 @@ __all__ = [
     "can_run_quantize_rowwise_columnwise",
     "dequantize",
     "fake_quantize",
+    "fake_quantize_launcher",
     "launch",
     "launch_dequantize",
     "launch_fake_quantize",

@@ -184,12 +184,10 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
     launch = _quantize_launcher(module, x2, g1, block, err_mode, bound)
-    # Inputs already in the kernel's layout go straight in; outputs are allocated
-    # in it (2-D x: no reshaping views at all). ``empty_strided`` with the shapes
-    # and strides made here parses the fewest arguments per call.
-    x_direct = x.dim() == 2 and x.stride() == (cols, 1)
-    g_direct = global_amax.dim() == 1 and global_amax.stride() == (1,)
-    g_scalar = global_amax.dim() == 0
+    # Outputs allocated in the kernel's layout (2-D x: no reshaping views at all);
+    # ``empty_strided`` with the shapes and strides made here parses the fewest
+    # arguments per call.
+    inputs = _kernel_inputs(x, global_amax, rows, cols)
     flat = x.dim() == 2
     lead, device = tuple(x.shape[:-1]), x.device
     codes_shape, scales_shape = (*lead, cols // 2), (*lead, cols // 16)
@@ -200,12 +198,7 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     def run(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         codes = empty(codes_shape, codes_strides, dtype=u8, device=device)
         scales = empty(scales_shape, scales_strides, dtype=f8, device=device)
-        if not (x_direct and x.data_ptr() % ALIGN_BYTES == 0):
-            x = laid_out(x, rows, cols)
-        if g_scalar:
-            g = g.view(1)
-        elif not g_direct:
-            g = _vec(g, n)
+        x, g = inputs(x, g)
         if flat:
             launch(x, g, codes, scales)
         else:
@@ -213,6 +206,27 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
         return codes, scales
 
     return run
+
+
+def _kernel_inputs(x: torch.Tensor, global_amax: torch.Tensor, rows: int, cols: int) -> Callable:
+    """``fn(x, g) -> (x2d, g1d)``: a call's inputs in the kernel's layout, for a plan
+    built on ``x`` and ``global_amax``. What the plan's metadata decides is decided
+    here once; an input already in the layout passes straight (x if 16-byte aligned)."""
+    n = global_amax.numel()
+    x_direct = x.dim() == 2 and x.stride() == (cols, 1)
+    if global_amax.dim() == 1 and global_amax.stride() == (1,):
+        vector = None  # already (n,), contiguous
+    elif global_amax.dim() == 0:
+        vector = lambda g: g.view(1)  # noqa: E731
+    else:
+        vector = lambda g: _vec(g, n)  # noqa: E731
+
+    def inputs(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        if not (x_direct and x.data_ptr() % ALIGN_BYTES == 0):
+            x = laid_out(x, rows, cols)
+        return x, g if vector is None else vector(g)
+
+    return inputs
 
 
 def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -389,15 +403,35 @@ def _fake_quantize_plan(x, global_amax, block, err_mode, bound, out_dtype, stric
     )
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
-    launch = module.launch_fake_quantize
+    make = getattr(module, "fake_quantize_launcher", None)
+    if make is None:  # fos-cutedsl 0.5.1 and older
+        launch = module.launch_fake_quantize
 
-    def run(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
-        out = fake_quantize_output(x, out_dtype)
-        launch(laid_out(x, rows, cols), _vec(g, n), out.as_strided((rows, cols), (cols, 1)),
-               block, err_mode, bound)  # fmt: skip
+        def run(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+            out = fake_quantize_output(x, out_dtype)
+            launch(laid_out(x, rows, cols), _vec(g, n), out.as_strided((rows, cols), (cols, 1)),
+                   block, err_mode, bound)  # fmt: skip
+            return out
+
+        return run
+    # As the quantize plan: the compiled kernel resolved once, the output allocated by
+    # ``empty_strided`` in the kernel's layout, inputs already laid out passed straight.
+    empty = rows * cols == 0  # nothing to launch
+    compiled = None if empty else make(laid_out(x, rows, cols), _vec(global_amax, n),
+                                       out_dtype or x.dtype, block, err_mode, bound)  # fmt: skip
+    like = fake_quantize_output(x.to("meta"), out_dtype)
+    shape, strides, dtype, device = like.shape, like.stride(), like.dtype, x.device
+    inputs = _kernel_inputs(x, global_amax, rows, cols)
+    flat = x.dim() == 2
+
+    def run_compiled(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_strided(shape, strides, dtype=dtype, device=device)
+        if not empty:
+            x, g = inputs(x, g)
+            compiled(x, g, out if flat else out.view(rows, cols))
         return out
 
-    return run
+    return run_compiled
 
 
 def fake_quantize(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict):

@@ -277,11 +277,32 @@ class _StubKernels:
         return launch
 
 
-def _stub_kernels(monkeypatch) -> _StubKernels:
+class _StubDequantize(_StubKernels):
+    def can_run_dequantize(self, codes, scales, global_amax, **knobs):
+        return True, ""
+
+    def dequantize_launcher(self, codes_u8, amax, out_dtype, bound):
+        def launch(codes, scales, g, out):
+            rows, half_cols = codes.shape
+            assert codes.dtype == scales.dtype == torch.uint8
+            assert codes.is_contiguous() and scales.is_contiguous()
+            assert scales.shape == (rows, half_cols // 8)
+            assert g.dim() == 1 and g.stride() == (1,) and g.numel() in (1, rows)
+            assert out.shape == (rows, 2 * half_cols) and out.dtype == out_dtype
+            amax = g if g.numel() == rows and rows > 1 else g.reshape(())
+            scales8 = scales.view(torch.float8_e4m3fn)
+            out.copy_(ref.dequantize(codes, scales8, amax, e4m3_scale_bound=bound,
+                                     out_dtype=out_dtype))  # fmt: skip
+            self.launches += 1
+
+        return launch
+
+
+def _stub_kernels(monkeypatch, stub=None) -> _StubKernels:
     from fos_op import impl
     from fos_op.dispatch import KERNEL, Decision
 
-    stub = _StubKernels()
+    stub = stub or _StubKernels()
     monkeypatch.setattr(impl, "decide", lambda x, op="quantize", dtype=None: Decision(KERNEL, ""))
     monkeypatch.setattr(impl, "kernel_module", lambda: stub)
     return stub
@@ -341,3 +362,23 @@ def test_kernel_plan_lays_out_and_allocates(monkeypatch, shape, amax_shape, tran
         assert scales.dtype == torch.float8_e4m3fn
         assert _codes_equal((codes, scales), want)
     assert stub.launches == 2 and fos_op.PLANS.hits == 1
+
+
+@pytest.mark.parametrize(("shape", "amax_shape", "transposed"), PLAN_CASES)
+def test_dequantize_kernel_plan_lays_out_and_allocates(monkeypatch, shape, amax_shape, transposed):
+    """The dequantize kernel plan's run on CPU, the kernel stubbed: N-D codes and scales,
+    every amax layout, transposed (copied) codes, each output dtype; empty: no launch."""
+    x = _x(shape)
+    x = x.t() if transposed else x
+    amax = _amax_of(x, amax_shape)
+    codes, scales = ref.quantize(x, amax)
+    if transposed:  # codes and scales as non-contiguous views of the same values
+        codes, scales = codes.t().contiguous().t(), scales.t().contiguous().t()
+    stub = _stub_kernels(monkeypatch, _StubDequantize())
+    for out_dtype in (torch.bfloat16, torch.float32):
+        for _ in range(2):
+            got = fos_op.dequantize(codes, scales, amax, out_dtype=out_dtype)
+            want = ref.dequantize(codes, scales, amax, out_dtype=out_dtype)
+            assert got.shape == want.shape and got.dtype == out_dtype and got.is_contiguous()
+            assert torch.equal(got.view(torch.uint8), want.view(torch.uint8))
+    assert stub.launches == (0 if x.numel() == 0 else 4)

@@ -7,7 +7,8 @@ callers such as ``fos_op`` that have checked already):
 
 - ``quantize`` (``can_run``, ``launch``, ``quantize_launcher``) and
   ``fake_quantize`` (``fake_quantize_launcher``): the quantize kernels (``api``);
-- ``nan_amax`` and ``dequantize``: the elementwise kernels (``api_elementwise``);
+- ``nan_amax`` and ``dequantize`` (``dequantize_launcher``): the elementwise kernels
+  (``api_elementwise``);
 - ``quantize_row_amax``: row-scaled quantize that finds each row's amax in the
   same read of x and returns it with the codes and scales (``api_row_amax``);
 - ``quantize_grouped`` (1x16 and 16x16) and ``nan_amax_grouped``: every expert of a
@@ -44,6 +45,7 @@ from .api_elementwise import (
     can_run_dequantize,
     can_run_nan_amax,
     dequantize,
+    dequantize_launcher,
     launch_dequantize,
     launch_nan_amax,
     nan_amax,
@@ -109,6 +111,7 @@ __all__ = [
     "can_run_quantize_row_amax",
     "can_run_quantize_rowwise_columnwise",
     "dequantize",
+    "dequantize_launcher",
     "fake_quantize",
     "fake_quantize_launcher",
     "launch",

@@ -208,25 +208,34 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     return run
 
 
-def _kernel_inputs(x: torch.Tensor, global_amax: torch.Tensor, rows: int, cols: int) -> Callable:
-    """``fn(x, g) -> (x2d, g1d)``: a call's inputs in the kernel's layout, for a plan
-    built on ``x`` and ``global_amax``. What the plan's metadata decides is decided
-    here once; an input already in the layout passes straight (x if 16-byte aligned)."""
+def _laid_out_fn(t: torch.Tensor, rows: int, cols: int) -> Callable:
+    """``fn(t) -> t2d``: a call's tensor as ``laid_out`` makes it, for a plan built on
+    ``t``: one with the plan's (rows, cols) strides passes straight if 16-byte aligned."""
+    direct = t.dim() == 2 and t.stride() == (cols, 1)
+
+    def fn(t: torch.Tensor) -> torch.Tensor:
+        if direct and t.data_ptr() % ALIGN_BYTES == 0:
+            return t
+        return laid_out(t, rows, cols)
+
+    return fn
+
+
+def _vector_fn(global_amax: torch.Tensor) -> Callable:
+    """``fn(g) -> g1d``: a call's amax as ``_vec`` makes it, for a plan built on
+    ``global_amax`` (its layout decided here once)."""
     n = global_amax.numel()
-    x_direct = x.dim() == 2 and x.stride() == (cols, 1)
     if global_amax.dim() == 1 and global_amax.stride() == (1,):
-        vector = None  # already (n,), contiguous
-    elif global_amax.dim() == 0:
-        vector = lambda g: g.view(1)  # noqa: E731
-    else:
-        vector = lambda g: _vec(g, n)  # noqa: E731
+        return lambda g: g
+    if global_amax.dim() == 0:
+        return lambda g: g.view(1)
+    return lambda g: _vec(g, n)
 
-    def inputs(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        if not (x_direct and x.data_ptr() % ALIGN_BYTES == 0):
-            x = laid_out(x, rows, cols)
-        return x, g if vector is None else vector(g)
 
-    return inputs
+def _kernel_inputs(x: torch.Tensor, global_amax: torch.Tensor, rows: int, cols: int) -> Callable:
+    """``fn(x, g) -> (x2d, g1d)``: a quantize call's inputs in the kernel's layout."""
+    x_in, vector = _laid_out_fn(x, rows, cols), _vector_fn(global_amax)
+    return lambda x, g: (x_in(x), vector(g))
 
 
 def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -350,7 +359,10 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
     verdict = module.can_run_dequantize(*inputs, e4m3_scale_bound=bound, out_dtype=out_dtype)
     if not verdict[0]:
         return fallback(refused(verdict), codes, strict, reference)
-    launch = module.launch_dequantize
+    make = getattr(module, "dequantize_launcher", None)
+    if make is not None:
+        return _compiled_dequantize_plan(make, codes, scales, global_amax, bound, out_dtype)
+    launch = module.launch_dequantize  # fos-cutedsl 0.5.1 and older
 
     def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
         out = dequantize_output(c, out_dtype)
@@ -361,6 +373,32 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
             out.as_strided((rows, half_cols * 2), (half_cols * 2, 1)),
             bound,
         )
+        return out
+
+    return run
+
+
+def _compiled_dequantize_plan(make, codes, scales, global_amax, bound, out_dtype) -> Callable:
+    """The dequantize plan on the compiled kernel resolved once (as the quantize plan):
+    the output by ``empty_strided``, inputs already in the kernel's layout passed straight."""
+    rows, half_cols = flat_rows(codes.shape), codes.shape[-1]
+    groups = half_cols // 8
+    empty = rows * half_cols == 0  # nothing to launch
+    amax1 = _vec(global_amax, global_amax.numel())
+    compiled = None if empty else make(laid_out(codes, rows, half_cols), amax1, out_dtype, bound)
+    like = dequantize_output(codes.to("meta"), out_dtype)
+    shape, strides, device = like.shape, like.stride(), codes.device
+    codes_in = _laid_out_fn(codes, rows, half_cols)
+    scales_in = _laid_out_fn(scales.view(torch.uint8), rows, groups)
+    vector = _vector_fn(global_amax)
+    flat = codes.dim() == 2
+    u8 = torch.uint8
+
+    def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_strided(shape, strides, dtype=out_dtype, device=device)
+        if not empty:
+            out2 = out if flat else out.view(rows, 2 * half_cols)
+            compiled(codes_in(c), scales_in(s.view(u8)), vector(g), out2)
         return out
 
     return run

@@ -52,3 +52,49 @@ def test_invalid_tensors():
         fos_cutedsl.quantize(torch.randn(16, 32), torch.ones(1, dtype=torch.float64))
     ok, why = fos_cutedsl.can_run(torch.randn(16, 32), torch.ones(3))
     assert not ok and "global_amax" in why
+
+
+@pytest.mark.parametrize("row_scaled", [False, True])
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float32])
+def test_fake_quantize_launcher_resolves_launch_fake_quantizes_variant(
+    monkeypatch, row_scaled, out_dtype
+):
+    """``fake_quantize_launcher`` picks the variant ``launch_fake_quantize`` runs for the
+    same arguments (the device queries stubbed, so this runs without a GPU)."""
+    from fos_cutedsl import api
+
+    monkeypatch.setattr(api, "device_index", lambda device: 0)
+    monkeypatch.setattr(api, "capability", lambda index: (9, 0))
+    monkeypatch.setattr(api, "sm_count", lambda index: 132)
+    resolved, ran = [], []
+    monkeypatch.setattr(api, "cached_under", lambda cache, key, device: resolved.append(key))
+    monkeypatch.setattr(api, "run_under", lambda cache, key, device, *args: ran.append(key))
+    x = torch.randn(32, 64).to(torch.bfloat16)
+    amax = torch.ones(32 if row_scaled else 1)
+    out = torch.empty(32, 64, dtype=out_dtype)
+    api.fake_quantize_launcher(x, amax, out_dtype, "1x16", "mse", 448)
+    api.launch_fake_quantize(x, amax, out, "1x16", "mse", 448)
+    assert resolved == ran and resolved[0].row_scaled == row_scaled
+
+
+@pytest.mark.parametrize("row_scaled", [False, True])
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float32])
+def test_dequantize_launcher_resolves_launch_dequantizes_variant(
+    monkeypatch, row_scaled, out_dtype
+):
+    """``dequantize_launcher`` picks the variant ``launch_dequantize`` runs (device
+    queries stubbed)."""
+    from fos_cutedsl import api_elementwise as api
+
+    monkeypatch.setattr(api, "device_index", lambda device: 0)
+    monkeypatch.setattr(api, "capability", lambda index: (9, 0))
+    resolved, ran = [], []
+    monkeypatch.setattr(api, "cached_under", lambda cache, key, device: resolved.append(key))
+    monkeypatch.setattr(api, "run_under", lambda cache, key, device, *args: ran.append(key))
+    codes = torch.zeros(32, 32, dtype=torch.uint8)
+    scales = torch.zeros(32, 4, dtype=torch.uint8)
+    amax = torch.ones(32 if row_scaled else 1)
+    out = torch.empty(32, 64, dtype=out_dtype)
+    api.dequantize_launcher(codes, amax, out_dtype, 448)
+    api.launch_dequantize(codes, scales, amax, out, 448)
+    assert resolved == ran and resolved[0].row_scaled == row_scaled

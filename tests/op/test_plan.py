@@ -260,35 +260,100 @@ class _StubKernels:
 
         return launch
 
+    def can_run_fake_quantize(self, x, global_amax, **knobs):
+        return True, ""
 
-@pytest.mark.parametrize(
-    ("shape", "amax_shape", "transposed"),
-    [
-        ((32, 64), (), False),
-        ((32, 64), (1,), False),
-        ((2, 16, 64), (), False),
-        ((2, 16, 64), (2, 16), False),
-        ((64, 32), (), True),  # x.t(): laid out by one copy
-        ((3, 0, 32), (), False),
-    ],
-)
+    def fake_quantize_launcher(self, x2, amax, out_dtype, block, err_mode, bound):
+        def launch(x, g, out):
+            rows, cols = x.shape
+            assert x.is_contiguous() and x.data_ptr() % 16 == 0
+            assert g.dim() == 1 and g.stride() == (1,) and g.numel() in (1, rows)
+            assert out.shape == (rows, cols) and out.is_contiguous() and out.dtype == out_dtype
+            amax = g if g.numel() == rows and rows > 1 else g.reshape(())
+            out.copy_(ref.fake_quantize(x, amax, block=block, err_mode=err_mode,
+                                        e4m3_scale_bound=bound, out_dtype=out_dtype))  # fmt: skip
+            self.launches += 1
+
+        return launch
+
+
+class _StubDequantize(_StubKernels):
+    def can_run_dequantize(self, codes, scales, global_amax, **knobs):
+        return True, ""
+
+    def dequantize_launcher(self, codes_u8, amax, out_dtype, bound):
+        def launch(codes, scales, g, out):
+            rows, half_cols = codes.shape
+            assert codes.dtype == scales.dtype == torch.uint8
+            assert codes.is_contiguous() and scales.is_contiguous()
+            assert scales.shape == (rows, half_cols // 8)
+            assert g.dim() == 1 and g.stride() == (1,) and g.numel() in (1, rows)
+            assert out.shape == (rows, 2 * half_cols) and out.dtype == out_dtype
+            amax = g if g.numel() == rows and rows > 1 else g.reshape(())
+            scales8 = scales.view(torch.float8_e4m3fn)
+            out.copy_(ref.dequantize(codes, scales8, amax, e4m3_scale_bound=bound,
+                                     out_dtype=out_dtype))  # fmt: skip
+            self.launches += 1
+
+        return launch
+
+
+def _stub_kernels(monkeypatch, stub=None) -> _StubKernels:
+    from fos_op import impl
+    from fos_op.dispatch import KERNEL, Decision
+
+    stub = stub or _StubKernels()
+    monkeypatch.setattr(impl, "decide", lambda x, op="quantize", dtype=None: Decision(KERNEL, ""))
+    monkeypatch.setattr(impl, "kernel_module", lambda: stub)
+    return stub
+
+
+def _amax_of(x, amax_shape):
+    if amax_shape == ():
+        return ref.nan_amax(x)
+    if amax_shape == (1,):
+        return ref.nan_amax(x).reshape(1)
+    return ref.nan_amax(x, dim=-1)
+
+
+PLAN_CASES = [
+    ((32, 64), (), False),
+    ((32, 64), (1,), False),
+    ((2, 16, 64), (), False),
+    ((2, 16, 64), (2, 16), False),
+    ((64, 32), (), True),  # x.t(): laid out by one copy
+    ((3, 0, 32), (), False),
+]
+
+
+@pytest.mark.parametrize(("shape", "amax_shape", "transposed"), PLAN_CASES)
+def test_fake_quantize_kernel_plan_lays_out_and_allocates(
+    monkeypatch, shape, amax_shape, transposed
+):
+    """The fake-quantize kernel plan's run on CPU, the kernel stubbed: as the quantize
+    plan's, for each output dtype; an empty x launches nothing."""
+    stub = _stub_kernels(monkeypatch)
+    x = _x(shape)
+    x = x.t() if transposed else x
+    amax = _amax_of(x, amax_shape)
+    for out_dtype in (None, torch.float32):
+        for _ in range(2):
+            got = fos_op.fake_quantize(x, amax, out_dtype=out_dtype)
+            want = ref.fake_quantize(x, amax, out_dtype=out_dtype)
+            assert got.shape == want.shape and got.dtype == want.dtype and got.is_contiguous()
+            assert torch.equal(got.view(torch.uint8), want.view(torch.uint8))
+    assert stub.launches == (0 if x.numel() == 0 else 4)
+
+
+@pytest.mark.parametrize(("shape", "amax_shape", "transposed"), PLAN_CASES)
 def test_kernel_plan_lays_out_and_allocates(monkeypatch, shape, amax_shape, transposed):
     """The kernel plan's run on CPU, the kernel stubbed: N-D inputs flattened, the amax
     as a vector, outputs of the caller's leading shape, contiguous, the reference's bits
     on a first and a repeated call."""
-    from fos_op import impl
-    from fos_op.dispatch import KERNEL, Decision
-
-    stub = _StubKernels()
-    monkeypatch.setattr(impl, "decide", lambda x, op="quantize", dtype=None: Decision(KERNEL, ""))
-    monkeypatch.setattr(impl, "kernel_module", lambda: stub)
+    stub = _stub_kernels(monkeypatch)
     x = _x(shape)
     x = x.t() if transposed else x
-    amax = ref.nan_amax(x) if amax_shape == () else None
-    if amax_shape == (1,):
-        amax = ref.nan_amax(x).reshape(1)
-    elif amax is None:
-        amax = ref.nan_amax(x, dim=-1)
+    amax = _amax_of(x, amax_shape)
     for _ in range(2):
         codes, scales = fos_op.quantize(x, amax)
         want = ref.quantize(x, amax)
@@ -297,3 +362,23 @@ def test_kernel_plan_lays_out_and_allocates(monkeypatch, shape, amax_shape, tran
         assert scales.dtype == torch.float8_e4m3fn
         assert _codes_equal((codes, scales), want)
     assert stub.launches == 2 and fos_op.PLANS.hits == 1
+
+
+@pytest.mark.parametrize(("shape", "amax_shape", "transposed"), PLAN_CASES)
+def test_dequantize_kernel_plan_lays_out_and_allocates(monkeypatch, shape, amax_shape, transposed):
+    """The dequantize kernel plan's run on CPU, the kernel stubbed: N-D codes and scales,
+    every amax layout, transposed (copied) codes, each output dtype; empty: no launch."""
+    x = _x(shape)
+    x = x.t() if transposed else x
+    amax = _amax_of(x, amax_shape)
+    codes, scales = ref.quantize(x, amax)
+    if transposed:  # codes and scales as non-contiguous views of the same values
+        codes, scales = codes.t().contiguous().t(), scales.t().contiguous().t()
+    stub = _stub_kernels(monkeypatch, _StubDequantize())
+    for out_dtype in (torch.bfloat16, torch.float32):
+        for _ in range(2):
+            got = fos_op.dequantize(codes, scales, amax, out_dtype=out_dtype)
+            want = ref.dequantize(codes, scales, amax, out_dtype=out_dtype)
+            assert got.shape == want.shape and got.dtype == out_dtype and got.is_contiguous()
+            assert torch.equal(got.view(torch.uint8), want.view(torch.uint8))
+    assert stub.launches == (0 if x.numel() == 0 else 4)

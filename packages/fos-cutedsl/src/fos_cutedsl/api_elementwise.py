@@ -14,6 +14,7 @@ from .cache import CompileCache
 from .device import (
     DTYPE_NAMES,
     MAX_BLOCKS,
+    cached_under,
     capability,
     device_index,
     device_why_not,
@@ -214,9 +215,32 @@ def launch_dequantize(
     if amax.dim() != 1 or amax.stride() != (1,):
         amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
         amax = amax.as_strided((amax.shape[0],), (1,))
-    index = device_index(codes_u8.device)
-    major, minor = capability(index)
-    key = _dequantize.DequantizeKey(
-        DTYPE_NAMES[out.dtype], int(e4m3_scale_bound), row_scaled, f"sm_{major}{minor}a"
-    )
+    key = _dequantize_key(codes_u8.device, out.dtype, e4m3_scale_bound, row_scaled)
     run_under(DEQUANTIZE_CACHE, key, codes_u8.device, codes_u8, scales_u8, amax, out)
+
+
+def _dequantize_key(device: torch.device, out_dtype, e4m3_scale_bound, row_scaled: bool):
+    major, minor = capability(device_index(device))
+    arch = f"sm_{major}{minor}a"
+    return _dequantize.DequantizeKey(
+        DTYPE_NAMES[out_dtype], int(e4m3_scale_bound), row_scaled, arch
+    )
+
+
+def dequantize_launcher(
+    codes_u8: torch.Tensor,
+    global_amax: torch.Tensor,
+    out_dtype: torch.dtype,
+    e4m3_scale_bound: int,
+):
+    """The compiled dequantize kernel for these arguments, as
+    ``fn(codes_u8 (R, C/2), scales_u8 (R, C/16), amax1d, out (R, C))``.
+
+    ``quantize_launcher``'s counterpart: resolved once (compiled if new) for callers
+    that cache it per call signature; ``fn``'s arguments are ``launch_dequantize``'s,
+    already laid out (contiguous 2-D, scales as uint8, (1,) or (R,) amax), and never
+    empty (the caller skips empty codes).
+    """
+    row_scaled = global_amax.numel() != 1
+    key = _dequantize_key(codes_u8.device, out_dtype, e4m3_scale_bound, row_scaled)
+    return cached_under(DEQUANTIZE_CACHE, key, codes_u8.device)

@@ -47,6 +47,22 @@ def device_why_not(t: torch.Tensor) -> str:
     return ""
 
 
+def cached_under(cache: CompileCache, key, device: torch.device):
+    """``key``'s compiled kernel (compiled once), called under ``device``: the kernel
+    itself when ``device`` is the current one, else a wrapper that switches to it."""
+    index = device_index(device)
+    if index == torch.cuda.current_device():
+        return cache.get(key)
+    with torch.cuda.device(index):
+        fn = cache.get(key)
+
+    def on_device(*args):
+        with torch.cuda.device(index):
+            fn(*args)
+
+    return on_device
+
+
 def run_under(cache: CompileCache, key, device: torch.device, *args) -> None:
     """Compile (once) and run ``key``'s kernel under ``device``."""
     index = device_index(device)

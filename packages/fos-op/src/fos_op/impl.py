@@ -61,6 +61,41 @@ def _vec(t: torch.Tensor, n: int) -> torch.Tensor:
     return t.as_strided((n,), (1,))
 
 
+def _laid_out_fn(t: torch.Tensor, rows: int, cols: int) -> Callable:
+    """``fn(t) -> t2d``: a call's tensor as ``laid_out`` makes it, for a plan built on
+    ``t``: one with the plan's (rows, cols) strides passes straight if 16-byte aligned."""
+    direct = t.dim() == 2 and t.stride() == (cols, 1)
+
+    def fn(t: torch.Tensor) -> torch.Tensor:
+        if direct and t.data_ptr() % ALIGN_BYTES == 0:
+            return t
+        return laid_out(t, rows, cols)
+
+    return fn
+
+
+def _vector_fn(global_amax: torch.Tensor) -> Callable:
+    """``fn(g) -> g1d``: a call's amax as ``_vec`` makes it, for a plan built on
+    ``global_amax`` (its layout decided here once)."""
+    n = global_amax.numel()
+    if global_amax.dim() == 1 and global_amax.stride() == (1,):
+        return lambda g: g
+    if global_amax.dim() == 0:
+        return lambda g: g.view(1)
+    return lambda g: _vec(g, n)
+
+
+def _kernel_inputs(x: torch.Tensor, global_amax: torch.Tensor, rows: int, cols: int) -> Callable:
+    """``fn(x, g) -> (x2d, g1d)``: a quantize call's inputs in the kernel's layout."""
+    x_in, vector = _laid_out_fn(x, rows, cols), _vector_fn(global_amax)
+    return lambda x, g: (x_in(x), vector(g))
+
+
+def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The strides of a contiguous tensor of ``shape``, as torch makes them."""
+    return torch.empty(shape, device="meta").stride()
+
+
 def _env(t: torch.Tensor) -> Hashable:
     """What else a plan depends on: the kernel source and, for CUDA, the current device."""
     cuda = isinstance(t, torch.Tensor) and t.is_cuda
@@ -184,17 +219,16 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
     launch = _quantize_launcher(module, x2, g1, block, err_mode, bound)
-    # Inputs already in the kernel's layout go straight in; outputs are allocated
-    # in it (2-D x: no reshaping views at all). ``empty_strided`` with the shapes
-    # and strides made here parses the fewest arguments per call.
+    # Inputs already in the kernel's layout go straight in (checked inline: the
+    # most frequent call); outputs are allocated in it (2-D x: no reshaping views).
     x_direct = x.dim() == 2 and x.stride() == (cols, 1)
     g_direct = global_amax.dim() == 1 and global_amax.stride() == (1,)
     g_scalar = global_amax.dim() == 0
     flat = x.dim() == 2
     lead, device = tuple(x.shape[:-1]), x.device
     codes_shape, scales_shape = (*lead, cols // 2), (*lead, cols // 16)
-    codes_strides = torch.empty(codes_shape, device="meta").stride()
-    scales_strides = torch.empty(scales_shape, device="meta").stride()
+    codes_strides = _contiguous_strides(codes_shape)
+    scales_strides = _contiguous_strides(scales_shape)
     u8, f8, empty = torch.uint8, torch.float8_e4m3fn, torch.empty_strided
 
     def run(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -327,7 +361,10 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
     verdict = module.can_run_dequantize(*inputs, e4m3_scale_bound=bound, out_dtype=out_dtype)
     if not verdict[0]:
         return fallback(refused(verdict), codes, strict, reference)
-    launch = module.launch_dequantize
+    make = getattr(module, "dequantize_launcher", None)
+    if make is not None:
+        return _compiled_dequantize_plan(make, codes, scales, global_amax, bound, out_dtype)
+    launch = module.launch_dequantize  # fos-cutedsl 0.5.1 and older
 
     def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
         out = dequantize_output(c, out_dtype)
@@ -338,6 +375,32 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
             out.as_strided((rows, half_cols * 2), (half_cols * 2, 1)),
             bound,
         )
+        return out
+
+    return run
+
+
+def _compiled_dequantize_plan(make, codes, scales, global_amax, bound, out_dtype) -> Callable:
+    """The dequantize plan on the compiled kernel resolved once (as the quantize plan):
+    the output by ``empty_strided``, inputs already in the kernel's layout passed straight."""
+    rows, half_cols = flat_rows(codes.shape), codes.shape[-1]
+    groups = half_cols // 8
+    empty = rows * half_cols == 0  # nothing to launch
+    amax1 = _vec(global_amax, global_amax.numel())
+    compiled = None if empty else make(laid_out(codes, rows, half_cols), amax1, out_dtype, bound)
+    like = dequantize_output(codes.to("meta"), out_dtype)
+    shape, strides, device = like.shape, like.stride(), codes.device
+    codes_in = _laid_out_fn(codes, rows, half_cols)
+    scales_in = _laid_out_fn(scales.view(torch.uint8), rows, groups)
+    vector = _vector_fn(global_amax)
+    flat = codes.dim() == 2
+    u8 = torch.uint8
+
+    def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_strided(shape, strides, dtype=out_dtype, device=device)
+        if not empty:
+            out2 = out if flat else out.view(rows, 2 * half_cols)
+            compiled(codes_in(c), scales_in(s.view(u8)), vector(g), out2)
         return out
 
     return run
@@ -380,15 +443,35 @@ def _fake_quantize_plan(x, global_amax, block, err_mode, bound, out_dtype, stric
     )
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
-    launch = module.launch_fake_quantize
+    make = getattr(module, "fake_quantize_launcher", None)
+    if make is None:  # fos-cutedsl 0.5.1 and older
+        launch = module.launch_fake_quantize
 
-    def run(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
-        out = fake_quantize_output(x, out_dtype)
-        launch(laid_out(x, rows, cols), _vec(g, n), out.as_strided((rows, cols), (cols, 1)),
-               block, err_mode, bound)  # fmt: skip
+        def run(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+            out = fake_quantize_output(x, out_dtype)
+            launch(laid_out(x, rows, cols), _vec(g, n), out.as_strided((rows, cols), (cols, 1)),
+                   block, err_mode, bound)  # fmt: skip
+            return out
+
+        return run
+    # As the quantize plan: the compiled kernel resolved once, the output allocated by
+    # ``empty_strided`` in the kernel's layout, inputs already laid out passed straight.
+    empty = rows * cols == 0  # nothing to launch
+    compiled = None if empty else make(laid_out(x, rows, cols), _vec(global_amax, n),
+                                       out_dtype or x.dtype, block, err_mode, bound)  # fmt: skip
+    like = fake_quantize_output(x.to("meta"), out_dtype)
+    shape, strides, dtype, device = like.shape, like.stride(), like.dtype, x.device
+    inputs = _kernel_inputs(x, global_amax, rows, cols)
+    flat = x.dim() == 2
+
+    def run_compiled(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_strided(shape, strides, dtype=dtype, device=device)
+        if not empty:
+            x, g = inputs(x, g)
+            compiled(x, g, out if flat else out.view(rows, cols))
         return out
 
-    return run
+    return run_compiled
 
 
 def fake_quantize(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict):

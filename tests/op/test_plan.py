@@ -234,6 +234,39 @@ def test_amax_vector_is_a_view_where_it_can_be(make):
     assert (v.data_ptr() == t.data_ptr()) == t.is_contiguous()
 
 
+def _kernel_amax_layout(g: torch.Tensor, rows: int) -> bool:
+    """Whether ``g`` is laid out as the compiled kernels take an amax: 0-d per tensor,
+    a contiguous (R,) vector per row."""
+    if g.numel() == 1:
+        return g.dim() == 0
+    return g.shape == (rows,) and g.stride() == (1,)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.tensor(3.0),  # 0-d
+        lambda: torch.tensor([3.0]),  # (1,)
+        lambda: torch.tensor([[3.0]]),  # (1, 1)
+        lambda: torch.arange(9.0)[1:8],  # offset
+        lambda: torch.arange(16.0)[::2],  # strided
+    ],
+    ids=["0-d", "1", "1x1", "offset", "strided"],
+)
+def test_kernel_amax_is_0d_per_tensor_and_a_vector_per_row(make):
+    """``impl._kernel_amax``: one element as a 0-d view (the tensor itself when it is
+    0-d already), n elements as ``_vec``'s contiguous (n,) vector; the same values."""
+    from fos_op import impl
+
+    t = make()
+    k = impl._kernel_amax(t, t.numel())
+    assert _kernel_amax_layout(k, t.numel())
+    assert torch.equal(k.reshape(-1), t.reshape(-1))
+    if t.dim() == 0:
+        assert k is t
+    assert impl._amax_direct(k)
+
+
 class _StubKernels:
     """A kernel module whose compiled quantize writes the reference's bits, checking that
     the plan hands it the kernel's layouts (so the plan's run is tested without a GPU)."""
@@ -248,11 +281,11 @@ class _StubKernels:
         def launch(x, g, codes, scales):
             rows, cols = x.shape
             assert x.is_contiguous() and x.data_ptr() % 16 == 0
-            assert g.dim() == 1 and g.stride() == (1,) and g.numel() in (1, rows)
+            assert _kernel_amax_layout(g, rows)
             assert codes.shape == (rows, cols // 2) and codes.dtype == torch.uint8
             assert scales.shape == (rows, cols // 16) and scales.dtype == torch.float8_e4m3fn
             assert codes.is_contiguous() and scales.is_contiguous()
-            want = ref.quantize(x, g if g.numel() == rows and rows > 1 else g.reshape(()),
+            want = ref.quantize(x, g,
                                 block=block, err_mode=err_mode, e4m3_scale_bound=bound)  # fmt: skip
             codes.copy_(want[0])
             scales.copy_(want[1])
@@ -267,10 +300,9 @@ class _StubKernels:
         def launch(x, g, out):
             rows, cols = x.shape
             assert x.is_contiguous() and x.data_ptr() % 16 == 0
-            assert g.dim() == 1 and g.stride() == (1,) and g.numel() in (1, rows)
+            assert _kernel_amax_layout(g, rows)
             assert out.shape == (rows, cols) and out.is_contiguous() and out.dtype == out_dtype
-            amax = g if g.numel() == rows and rows > 1 else g.reshape(())
-            out.copy_(ref.fake_quantize(x, amax, block=block, err_mode=err_mode,
+            out.copy_(ref.fake_quantize(x, g, block=block, err_mode=err_mode,
                                         e4m3_scale_bound=bound, out_dtype=out_dtype))  # fmt: skip
             self.launches += 1
 
@@ -287,11 +319,10 @@ class _StubDequantize(_StubKernels):
             assert codes.dtype == scales.dtype == torch.uint8
             assert codes.is_contiguous() and scales.is_contiguous()
             assert scales.shape == (rows, half_cols // 8)
-            assert g.dim() == 1 and g.stride() == (1,) and g.numel() in (1, rows)
+            assert _kernel_amax_layout(g, rows)
             assert out.shape == (rows, 2 * half_cols) and out.dtype == out_dtype
-            amax = g if g.numel() == rows and rows > 1 else g.reshape(())
             scales8 = scales.view(torch.float8_e4m3fn)
-            out.copy_(ref.dequantize(codes, scales8, amax, e4m3_scale_bound=bound,
+            out.copy_(ref.dequantize(codes, scales8, g, e4m3_scale_bound=bound,
                                      out_dtype=out_dtype))  # fmt: skip
             self.launches += 1
 

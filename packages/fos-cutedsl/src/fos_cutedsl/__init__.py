@@ -85,7 +85,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.5.1"
+__version__ = "0.6.0"
 
 __all__ = [
     "AMAX_CACHE",

@@ -21,6 +21,7 @@ from .device import (
     capability,
     device_index,
     device_why_not,
+    kernel_amax,
     run_under,
     sm_count,
     verdict,
@@ -144,10 +145,7 @@ def launch(
     # Canonical strides (a size-1 dim may carry any stride in a contiguous tensor).
     if x.stride() != (cols, 1):
         x = x.as_strided((rows, cols), (cols, 1))
-    amax = global_amax
-    if amax.dim() != 1 or amax.stride() != (1,):
-        amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
-        amax = amax.as_strided((amax.shape[0],), (1,))
+    amax = kernel_amax(global_amax, rows, row_scaled)
     key = _quantize_key(x, block, err_mode, e4m3_scale_bound, row_scaled)
     index = device_index(x.device)
     if index == torch.cuda.current_device():
@@ -174,12 +172,12 @@ def quantize_launcher(
     err_mode: str,
     e4m3_scale_bound: int,
 ):
-    """The compiled kernel for these arguments, as ``fn(x2d, amax1d, codes_u8, scales_f8)``
+    """The compiled kernel for these arguments, as ``fn(x2d, amax, codes_u8, scales_f8)``
     (scales float8_e4m3fn).
 
     Resolves the variant once (compiling it if new), for callers that cache
     it per call signature (``fos_op``'s plans); the arguments of ``fn`` are
-    ``launch``'s, already laid out (contiguous 2-D ``x``, (1,) or (R,) amax).
+    ``launch``'s, already laid out (contiguous 2-D ``x``, 0-d or (R,) amax).
     Wrapped in ``torch.cuda.device`` only when ``x`` is not on the current device.
     """
     key = _quantize_key(x, block, err_mode, e4m3_scale_bound, global_amax.numel() != 1)
@@ -256,7 +254,7 @@ def launch_fake_quantize(
     """Run the fake-quantize kernel into the caller-owned ``out`` (R, C) of the output dtype.
 
     No checks: the caller has checked ``can_run_fake_quantize``; ``x2d`` is
-    contiguous and 16-byte aligned, ``global_amax`` float32 (1,) or (R,)
+    contiguous and 16-byte aligned, ``global_amax`` float32 0-d or (R,)
     contiguous, ``out`` contiguous and 16-byte aligned on x's device.
     """
     rows, cols = x2d.shape
@@ -267,10 +265,7 @@ def launch_fake_quantize(
         x2d = x2d.as_strided((rows, cols), (cols, 1))
     if out.stride() != (cols, 1):
         out = out.as_strided((rows, cols), (cols, 1))
-    amax = global_amax
-    if amax.dim() != 1 or amax.stride() != (1,):
-        amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
-        amax = amax.as_strided((amax.shape[0],), (1,))
+    amax = kernel_amax(global_amax, rows, row_scaled)
     key = _fake_key(x2d, out.dtype, block, err_mode, e4m3_scale_bound, row_scaled)
     run_under(FAKE_QUANTIZE_CACHE, key, x2d.device, x2d, amax, out)
 
@@ -292,11 +287,11 @@ def fake_quantize_launcher(
     err_mode: str,
     e4m3_scale_bound: int,
 ):
-    """The compiled fake-quantize kernel for these arguments, as ``fn(x2d, amax1d, out2d)``.
+    """The compiled fake-quantize kernel for these arguments, as ``fn(x2d, amax, out2d)``.
 
     ``quantize_launcher``'s counterpart: resolved once (compiled if new) for callers
     that cache it per call signature; ``fn``'s arguments are ``launch_fake_quantize``'s,
-    already laid out (contiguous 2-D ``x`` and ``out`` of ``out_dtype``, (1,) or (R,)
+    already laid out (contiguous 2-D ``x`` and ``out`` of ``out_dtype``, 0-d or (R,)
     amax), and never empty (the caller skips an empty ``x``).
     """
     row_scaled = global_amax.numel() != 1

@@ -18,6 +18,7 @@ from .device import (
     capability,
     device_index,
     device_why_not,
+    kernel_amax,
     run_under,
     sm_count,
     verdict,
@@ -196,7 +197,7 @@ def launch_dequantize(
     """Run the dequantize kernel into the caller-owned ``out`` (R, C) of the output dtype.
 
     No checks: the caller has checked ``can_run_dequantize``; ``out`` is
-    contiguous and 16-byte aligned; ``global_amax`` is float32 (1,) or (R,).
+    contiguous and 16-byte aligned; ``global_amax`` is float32 0-d or (R,).
     """
     rows, groups = scales_u8.shape
     if rows * groups == 0:
@@ -211,10 +212,7 @@ def launch_dequantize(
         scales_u8 = scales_u8.as_strided((rows, groups), (groups, 1))
     if out.stride() != (2 * half_cols, 1):
         out = out.as_strided((rows, 2 * half_cols), (2 * half_cols, 1))
-    amax = global_amax
-    if amax.dim() != 1 or amax.stride() != (1,):
-        amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
-        amax = amax.as_strided((amax.shape[0],), (1,))
+    amax = kernel_amax(global_amax, rows, row_scaled)
     key = _dequantize_key(codes_u8.device, out.dtype, e4m3_scale_bound, row_scaled)
     run_under(DEQUANTIZE_CACHE, key, codes_u8.device, codes_u8, scales_u8, amax, out)
 
@@ -234,11 +232,11 @@ def dequantize_launcher(
     e4m3_scale_bound: int,
 ):
     """The compiled dequantize kernel for these arguments, as
-    ``fn(codes_u8 (R, C/2), scales_u8 (R, C/16), amax1d, out (R, C))``.
+    ``fn(codes_u8 (R, C/2), scales_u8 (R, C/16), amax, out (R, C))``.
 
     ``quantize_launcher``'s counterpart: resolved once (compiled if new) for callers
     that cache it per call signature; ``fn``'s arguments are ``launch_dequantize``'s,
-    already laid out (contiguous 2-D, scales as uint8, (1,) or (R,) amax), and never
+    already laid out (contiguous 2-D, scales as uint8, 0-d or (R,) amax), and never
     empty (the caller skips empty codes).
     """
     row_scaled = global_amax.numel() != 1

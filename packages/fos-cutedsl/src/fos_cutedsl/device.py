@@ -47,6 +47,16 @@ def device_why_not(t: torch.Tensor) -> str:
     return ""
 
 
+def kernel_amax(global_amax: torch.Tensor, rows: int, row_scaled: bool) -> torch.Tensor:
+    """The amax as the compiled kernels take it: 0-d per tensor, a contiguous (R,) per
+    row (a view where ``global_amax`` is one already)."""
+    if not row_scaled:
+        return global_amax if global_amax.dim() == 0 else global_amax.reshape(())
+    if global_amax.dim() == 1 and global_amax.stride() == (1,):
+        return global_amax
+    return global_amax.reshape(-1)[:rows].as_strided((rows,), (1,))
+
+
 def cached_under(cache: CompileCache, key, device: torch.device):
     """``key``'s compiled kernel (compiled once), called under ``device``: the kernel
     itself when ``device`` is the current one, else a wrapper that switches to it."""

@@ -88,7 +88,7 @@ from .ieee import (
     sub_rn,
 )
 from .memory import load_shared, prefetch_line_l2, reload_v4, store_if, store_shared
-from .offsets import RowAmax, amax_of_row
+from .offsets import RowAmax, amax_of_row, amax_vector
 
 ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
 WARPS = 8  # 256 threads: one strip per warp
@@ -116,11 +116,12 @@ class TileKernel:
     def __call__(
         self,
         mX: cute.Tensor,  # (R, C) bf16/f16/f32, row-major, R % 16 == 0
-        mAmax: cute.Tensor,  # (1,) float32
+        mAmax: cute.Tensor,  # () float32
         mCodes: cute.Tensor,  # (R, C/2) uint8
         mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
         stream: CUstream,
     ):
+        mAmax = amax_vector(mAmax)
         tile_rows, tile_cols, grid = self.grid(mX)
         launch(self.cfg, self.kernel(mX, mAmax, mCodes, mScales, tile_rows, tile_cols), grid,
                stream)  # fmt: skip

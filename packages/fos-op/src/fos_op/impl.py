@@ -61,6 +61,14 @@ def _vec(t: torch.Tensor, n: int) -> torch.Tensor:
     return t.as_strided((n,), (1,))
 
 
+def _kernel_amax(t: torch.Tensor, n: int) -> torch.Tensor:
+    """A one-element or n-element float32 amax as the compiled kernels take it: 0-d per
+    tensor (n == 1), a contiguous (n,) vector per row; a view where it is one."""
+    if n == 1:
+        return t if t.dim() == 0 else t.reshape(())
+    return _vec(t, n)
+
+
 def _laid_out_fn(t: torch.Tensor, rows: int, cols: int) -> Callable:
     """``fn(t) -> t2d``: a call's tensor as ``laid_out`` makes it, for a plan built on
     ``t``: one with the plan's (rows, cols) strides passes straight if 16-byte aligned."""
@@ -74,21 +82,26 @@ def _laid_out_fn(t: torch.Tensor, rows: int, cols: int) -> Callable:
     return fn
 
 
-def _vector_fn(global_amax: torch.Tensor) -> Callable:
-    """``fn(g) -> g1d``: a call's amax as ``_vec`` makes it, for a plan built on
+def _amax_direct(global_amax: torch.Tensor) -> bool:
+    """Whether ``global_amax`` is already as ``_kernel_amax`` makes it (passed straight)."""
+    if global_amax.numel() == 1:
+        return global_amax.dim() == 0
+    return global_amax.dim() == 1 and global_amax.stride() == (1,)
+
+
+def _kernel_amax_fn(global_amax: torch.Tensor) -> Callable:
+    """``fn(g) -> g``: a call's amax as ``_kernel_amax`` makes it, for a plan built on
     ``global_amax`` (its layout decided here once)."""
-    n = global_amax.numel()
-    if global_amax.dim() == 1 and global_amax.stride() == (1,):
+    if _amax_direct(global_amax):
         return lambda g: g
-    if global_amax.dim() == 0:
-        return lambda g: g.view(1)
-    return lambda g: _vec(g, n)
+    n = global_amax.numel()
+    return lambda g: _kernel_amax(g, n)
 
 
 def _kernel_inputs(x: torch.Tensor, global_amax: torch.Tensor, rows: int, cols: int) -> Callable:
-    """``fn(x, g) -> (x2d, g1d)``: a quantize call's inputs in the kernel's layout."""
-    x_in, vector = _laid_out_fn(x, rows, cols), _vector_fn(global_amax)
-    return lambda x, g: (x_in(x), vector(g))
+    """``fn(x, g) -> (x2d, g)``: a quantize call's inputs in the kernel's layout."""
+    x_in, amax_in = _laid_out_fn(x, rows, cols), _kernel_amax_fn(global_amax)
+    return lambda x, g: (x_in(x), amax_in(g))
 
 
 def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -195,13 +208,6 @@ def resolve_quantize(x, global_amax, block, err_mode, e4m3_scale_bound) -> Decis
     return decide(x, "quantize")
 
 
-def _quantize_launcher(module, x2, amax, block, err_mode, bound) -> Callable:
-    make = getattr(module, "quantize_launcher", None)
-    if make is not None:  # the compiled kernel, resolved once per plan
-        return make(x2, amax, block, err_mode, bound)
-    return lambda x, g, c, s: module.launch(x, g, c, s, block, err_mode, bound)
-
-
 def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     decision = resolve_quantize(x, global_amax, block, err_mode, bound)
     knobs = {"block": block, "err_mode": err_mode, "e4m3_scale_bound": bound}
@@ -218,12 +224,11 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     verdict = module.can_run(x2, g1, **knobs)
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
-    launch = _quantize_launcher(module, x2, g1, block, err_mode, bound)
+    launch = module.quantize_launcher(x2, _kernel_amax(global_amax, n), block, err_mode, bound)
     # Inputs already in the kernel's layout go straight in (checked inline: the
     # most frequent call); outputs are allocated in it (2-D x: no reshaping views).
     x_direct = x.dim() == 2 and x.stride() == (cols, 1)
-    g_direct = global_amax.dim() == 1 and global_amax.stride() == (1,)
-    g_scalar = global_amax.dim() == 0
+    g_direct = _amax_direct(global_amax)
     flat = x.dim() == 2
     lead, device = tuple(x.shape[:-1]), x.device
     codes_shape, scales_shape = (*lead, cols // 2), (*lead, cols // 16)
@@ -236,10 +241,8 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
         scales = empty(scales_shape, scales_strides, dtype=f8, device=device)
         if not (x_direct and x.data_ptr() % ALIGN_BYTES == 0):
             x = laid_out(x, rows, cols)
-        if g_scalar:
-            g = g.view(1)
-        elif not g_direct:
-            g = _vec(g, n)
+        if not g_direct:
+            g = _kernel_amax(g, n)
         if flat:
             launch(x, g, codes, scales)
         else:
@@ -361,38 +364,20 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
     verdict = module.can_run_dequantize(*inputs, e4m3_scale_bound=bound, out_dtype=out_dtype)
     if not verdict[0]:
         return fallback(refused(verdict), codes, strict, reference)
-    make = getattr(module, "dequantize_launcher", None)
-    if make is not None:
-        return _compiled_dequantize_plan(make, codes, scales, global_amax, bound, out_dtype)
-    launch = module.launch_dequantize  # fos-cutedsl 0.5.1 and older
-
-    def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
-        out = dequantize_output(c, out_dtype)
-        launch(
-            laid_out(c, rows, half_cols),
-            laid_out(s.view(torch.uint8), rows, half_cols // 8),
-            _vec(g, n),
-            out.as_strided((rows, half_cols * 2), (half_cols * 2, 1)),
-            bound,
-        )
-        return out
-
-    return run
-
-
-def _compiled_dequantize_plan(make, codes, scales, global_amax, bound, out_dtype) -> Callable:
-    """The dequantize plan on the compiled kernel resolved once (as the quantize plan):
-    the output by ``empty_strided``, inputs already in the kernel's layout passed straight."""
-    rows, half_cols = flat_rows(codes.shape), codes.shape[-1]
+    # As the quantize plan: the compiled kernel resolved once, the output allocated by
+    # ``empty_strided``, inputs already in the kernel's layout passed straight.
     groups = half_cols // 8
     empty = rows * half_cols == 0  # nothing to launch
-    amax1 = _vec(global_amax, global_amax.numel())
-    compiled = None if empty else make(laid_out(codes, rows, half_cols), amax1, out_dtype, bound)
+    compiled = (
+        None
+        if empty
+        else module.dequantize_launcher(inputs[0], _kernel_amax(global_amax, n), out_dtype, bound)
+    )
     like = dequantize_output(codes.to("meta"), out_dtype)
     shape, strides, device = like.shape, like.stride(), codes.device
     codes_in = _laid_out_fn(codes, rows, half_cols)
     scales_in = _laid_out_fn(scales.view(torch.uint8), rows, groups)
-    vector = _vector_fn(global_amax)
+    amax_in = _kernel_amax_fn(global_amax)
     flat = codes.dim() == 2
     u8 = torch.uint8
 
@@ -400,7 +385,7 @@ def _compiled_dequantize_plan(make, codes, scales, global_amax, bound, out_dtype
         out = torch.empty_strided(shape, strides, dtype=out_dtype, device=device)
         if not empty:
             out2 = out if flat else out.view(rows, 2 * half_cols)
-            compiled(codes_in(c), scales_in(s.view(u8)), vector(g), out2)
+            compiled(codes_in(c), scales_in(s.view(u8)), amax_in(g), out2)
         return out
 
     return run
@@ -443,22 +428,13 @@ def _fake_quantize_plan(x, global_amax, block, err_mode, bound, out_dtype, stric
     )
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
-    make = getattr(module, "fake_quantize_launcher", None)
-    if make is None:  # fos-cutedsl 0.5.1 and older
-        launch = module.launch_fake_quantize
-
-        def run(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
-            out = fake_quantize_output(x, out_dtype)
-            launch(laid_out(x, rows, cols), _vec(g, n), out.as_strided((rows, cols), (cols, 1)),
-                   block, err_mode, bound)  # fmt: skip
-            return out
-
-        return run
     # As the quantize plan: the compiled kernel resolved once, the output allocated by
     # ``empty_strided`` in the kernel's layout, inputs already laid out passed straight.
     empty = rows * cols == 0  # nothing to launch
-    compiled = None if empty else make(laid_out(x, rows, cols), _vec(global_amax, n),
-                                       out_dtype or x.dtype, block, err_mode, bound)  # fmt: skip
+    compiled = None if empty else module.fake_quantize_launcher(
+        laid_out(x, rows, cols), _kernel_amax(global_amax, n), out_dtype or x.dtype,
+        block, err_mode, bound,
+    )  # fmt: skip
     like = fake_quantize_output(x.to("meta"), out_dtype)
     shape, strides, dtype, device = like.shape, like.stride(), like.dtype, x.device
     inputs = _kernel_inputs(x, global_amax, rows, cols)

@@ -104,6 +104,18 @@ def _kernel_inputs(x: torch.Tensor, global_amax: torch.Tensor, rows: int, cols: 
     return lambda x, g: (x_in(x), amax_in(g))
 
 
+def _template(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """A tensor whose ``torch.empty_like`` is a new contiguous tensor of ``shape``: the
+    allocation with the fewest arguments to parse per call. One element expanded where
+    ``empty_like`` makes that contiguous, else a real contiguous tensor of ``shape``
+    (never a wrong layout; only the plan's memory differs)."""
+    like = torch.empty((), dtype=dtype, device=device).expand(shape)
+    want = _contiguous_strides(shape)
+    if torch.empty_like(like).stride() == want:
+        return like
+    return torch.empty_strided(shape, want, dtype=dtype, device=device)
+
+
 def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     """The strides of a contiguous tensor of ``shape``, as torch makes them."""
     return torch.empty(shape, device="meta").stride()
@@ -232,13 +244,12 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     flat = x.dim() == 2
     lead, device = tuple(x.shape[:-1]), x.device
     codes_shape, scales_shape = (*lead, cols // 2), (*lead, cols // 16)
-    codes_strides = _contiguous_strides(codes_shape)
-    scales_strides = _contiguous_strides(scales_shape)
-    u8, f8, empty = torch.uint8, torch.float8_e4m3fn, torch.empty_strided
+    codes_like = _template(codes_shape, torch.uint8, device)
+    scales_like = _template(scales_shape, torch.float8_e4m3fn, device)
+    empty_like = torch.empty_like
 
     def run(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        codes = empty(codes_shape, codes_strides, dtype=u8, device=device)
-        scales = empty(scales_shape, scales_strides, dtype=f8, device=device)
+        codes, scales = empty_like(codes_like), empty_like(scales_like)
         if not (x_direct and x.data_ptr() % ALIGN_BYTES == 0):
             x = laid_out(x, rows, cols)
         if not g_direct:
@@ -256,13 +267,18 @@ def quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict):
     """``fos_reference.quantize``'s bits: the kernel where it runs."""
     g = global_amax
     bound = e4m3_scale_bound
-    try:  # ``tensor_key``, ``_typed`` and ``_env`` inline and flat: the most frequent call
+    # The most frequent call: ``tensor_key``, ``_typed`` and ``_env`` inline and flat
+    # (the current device as ``torch.cuda.current_device`` reads it, once CUDA is up).
+    try:
         key = ("quantize", x.shape, x.stride(), x.dtype, x.device, g.shape, g.stride(),
                g.dtype, g.device, block, err_mode, type(bound), bound, strict,
-               dispatch.cutedsl, torch.cuda.current_device() if x.is_cuda else None)  # fmt: skip
-    except (AttributeError, RuntimeError):  # not a strided tensor: validation raises
-        return _quantize_plan(x, g, block, err_mode, bound, strict)(x, g)
-    return PLANS.get(key, _quantize_plan, x, g, block, err_mode, bound, strict)(x, g)
+               dispatch.cutedsl, torch._C._cuda_getDevice() if x.is_cuda else None)  # fmt: skip
+        plan = PLANS.lookup(key)
+    except (AttributeError, RuntimeError, TypeError):  # not strided, an unhashable knob
+        return _quantize_plan(x, g, block, err_mode, bound, strict)(x, g)  # validation raises
+    if plan is None:
+        plan = PLANS.get(key, _quantize_plan, x, g, block, err_mode, bound, strict)
+    return plan(x, g)
 
 
 # --------------------------------------------------------------------------- quantize_with_amax
@@ -365,7 +381,7 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
     if not verdict[0]:
         return fallback(refused(verdict), codes, strict, reference)
     # As the quantize plan: the compiled kernel resolved once, the output allocated by
-    # ``empty_strided``, inputs already in the kernel's layout passed straight.
+    # ``empty_like`` of a template, inputs already in the kernel's layout passed straight.
     groups = half_cols // 8
     empty = rows * half_cols == 0  # nothing to launch
     compiled = (
@@ -374,7 +390,7 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
         else module.dequantize_launcher(inputs[0], _kernel_amax(global_amax, n), out_dtype, bound)
     )
     like = dequantize_output(codes.to("meta"), out_dtype)
-    shape, strides, device = like.shape, like.stride(), codes.device
+    out_like = _template(tuple(like.shape), out_dtype, codes.device)
     codes_in = _laid_out_fn(codes, rows, half_cols)
     scales_in = _laid_out_fn(scales.view(torch.uint8), rows, groups)
     amax_in = _kernel_amax_fn(global_amax)
@@ -382,7 +398,7 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
     u8 = torch.uint8
 
     def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
-        out = torch.empty_strided(shape, strides, dtype=out_dtype, device=device)
+        out = torch.empty_like(out_like)
         if not empty:
             out2 = out if flat else out.view(rows, 2 * half_cols)
             compiled(codes_in(c), scales_in(s.view(u8)), amax_in(g), out2)
@@ -429,19 +445,19 @@ def _fake_quantize_plan(x, global_amax, block, err_mode, bound, out_dtype, stric
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
     # As the quantize plan: the compiled kernel resolved once, the output allocated by
-    # ``empty_strided`` in the kernel's layout, inputs already laid out passed straight.
+    # ``empty_like`` of a template, inputs already laid out passed straight.
     empty = rows * cols == 0  # nothing to launch
     compiled = None if empty else module.fake_quantize_launcher(
         laid_out(x, rows, cols), _kernel_amax(global_amax, n), out_dtype or x.dtype,
         block, err_mode, bound,
     )  # fmt: skip
     like = fake_quantize_output(x.to("meta"), out_dtype)
-    shape, strides, dtype, device = like.shape, like.stride(), like.dtype, x.device
+    out_like = _template(tuple(like.shape), like.dtype, x.device)
     inputs = _kernel_inputs(x, global_amax, rows, cols)
     flat = x.dim() == 2
 
     def run_compiled(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
-        out = torch.empty_strided(shape, strides, dtype=dtype, device=device)
+        out = torch.empty_like(out_like)
         if not empty:
             x, g = inputs(x, g)
             compiled(x, g, out if flat else out.view(rows, cols))

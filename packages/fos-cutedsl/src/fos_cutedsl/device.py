@@ -54,7 +54,10 @@ def kernel_amax(global_amax: torch.Tensor, rows: int, row_scaled: bool) -> torch
         return global_amax if global_amax.dim() == 0 else global_amax.reshape(())
     if global_amax.dim() == 1 and global_amax.stride() == (1,):
         return global_amax
-    return global_amax.reshape(-1)[:rows].as_strided((rows,), (1,))
+    amax = global_amax.reshape(-1)
+    if not amax.is_contiguous():  # ``can_run`` declines it; ``launch`` still copies right
+        amax = amax.contiguous()
+    return amax.as_strided((rows,), (1,))
 
 
 def cached_under(cache: CompileCache, key, device: torch.device):

@@ -152,3 +152,29 @@ def test_quantize_launch_passes_a_0d_amax(monkeypatch):
         api.launch(x, amax, codes, scales, "1x16", "mae", 256)
         key, args = passed.pop()
         assert args[1].shape == shape and key.row_scaled == (shape != ())
+
+
+@pytest.mark.parametrize("per_row", [False, True])
+def test_nan_amax_launcher_resolves_launch_nan_amaxs_variant(monkeypatch, per_row):
+    """``nan_amax_launcher`` picks the variant ``launch_nan_amax`` runs, which hands the
+    kernel a zero-filled 0-d output per tensor and the (R,) one per row (device queries
+    stubbed)."""
+    from fos_cutedsl import api_elementwise as api
+
+    monkeypatch.setattr(api, "device_index", lambda device: 0)
+    monkeypatch.setattr(api, "capability", lambda index: (9, 0))
+    monkeypatch.setattr(api, "sm_count", lambda index: 132)
+    resolved, ran, passed = [], [], []
+    monkeypatch.setattr(api, "cached_under", lambda cache, key, device: resolved.append(key))
+    monkeypatch.setattr(
+        api, "run_under", lambda cache, key, device, *args: (ran.append(key), passed.append(args))
+    )
+    x = torch.randn(32, 64).to(torch.bfloat16)
+    out = torch.full((32,) if per_row else (1,), 7.0)
+    api.nan_amax_launcher(x, per_row)
+    api.launch_nan_amax(x, out, per_row)
+    assert resolved == ran and resolved[0].per_row == per_row
+    x2d, out_f32 = passed[0]
+    assert x2d.shape[1] == 8 or per_row  # per tensor: rows of one 16-byte vector
+    assert out_f32.shape == ((32,) if per_row else ())
+    assert per_row or (out_f32.item() == 0 and out_f32.data_ptr() == out.data_ptr())

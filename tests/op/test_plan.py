@@ -328,6 +328,56 @@ class _StubKernels:
         return launch
 
 
+class _StubAmax(_StubKernels):
+    def can_run_nan_amax(self, x, dim=None):
+        return True, ""
+
+    def nan_amax_launcher(self, x2, per_row):
+        def launch(x, out):
+            rows, cols = x.shape
+            assert x.is_contiguous() and x.data_ptr() % 16 == 0
+            assert cols % (16 // x.element_size()) == 0 and x.dtype == x2.dtype
+            assert out.dtype == torch.float32 and out.is_contiguous()
+            if per_row:
+                assert out.shape == (rows,)
+                out.copy_(ref.nan_amax(x, dim=1))
+            else:
+                assert out.dim() == 0 and out.item() == 0  # zero-filled: the kernel max-reduces
+                out.copy_(torch.fmax(out, ref.nan_amax(x)))
+            self.launches += 1
+
+        return launch
+
+
+@pytest.mark.parametrize(
+    ("shape", "dim", "transposed"),
+    [
+        ((32, 64), None, False),
+        ((8, 12), None, False),  # columns not whole vectors: rows of one vector
+        ((2, 16, 64), None, False),
+        ((64, 32), None, True),
+        ((32, 64), -1, False),
+        ((2, 16, 64), -1, False),
+        ((64, 32), -1, True),
+    ],
+)
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_nan_amax_kernel_plan_lays_out_and_allocates(monkeypatch, shape, dim, transposed, dtype):
+    """The amax kernel plan's run on CPU, the kernel stubbed: per tensor any layout as
+    whole 16-byte vectors and a zero-filled 0-d output, per row the (R,) rows of the
+    caller's leading shape; the reference's bits on a first and a repeated call."""
+    stub = _stub_kernels(monkeypatch, _StubAmax())
+    x = _x(shape, dtype)
+    x = x.t() if transposed else x
+    x[0, 0] = float("nan")  # dropped, as the reference drops it
+    for _ in range(2):
+        got = fos_op.nan_amax(x, dim=dim)
+        want = ref.nan_amax(x, dim=dim)
+        assert got.shape == want.shape and got.is_contiguous()
+        assert torch.equal(got.view(torch.int32), want.view(torch.int32))
+    assert stub.launches == 2 and fos_op.PLANS.misses == 1
+
+
 class _StubDequantize(_StubKernels):
     def can_run_dequantize(self, codes, scales, global_amax, **knobs):
         return True, ""

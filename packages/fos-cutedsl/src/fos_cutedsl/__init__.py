@@ -7,7 +7,8 @@ callers such as ``fos_op`` that have checked already):
 
 - ``quantize`` (``can_run``, ``launch``, ``quantize_launcher``) and
   ``fake_quantize`` (``fake_quantize_launcher``): the quantize kernels (``api``);
-- ``nan_amax`` and ``dequantize`` (``dequantize_launcher``): the elementwise kernels
+- ``nan_amax`` (``nan_amax_launcher``) and ``dequantize`` (``dequantize_launcher``):
+  the elementwise kernels
   (``api_elementwise``);
 - ``quantize_row_amax``: row-scaled quantize that finds each row's amax in the
   same read of x and returns it with the codes and scales (``api_row_amax``);
@@ -49,6 +50,7 @@ from .api_elementwise import (
     launch_dequantize,
     launch_nan_amax,
     nan_amax,
+    nan_amax_launcher,
 )
 from .api_grouped import (
     GROUPED_AMAX_CACHE,
@@ -81,6 +83,7 @@ KERNELS = frozenset(
         "quantize_row_amax",
         "quantize_grouped",
         "nan_amax_grouped",
+        "nan_amax_launcher",
         "quantize_rowwise_columnwise",
     }
 )
@@ -124,6 +127,7 @@ __all__ = [
     "launch_quantize_rowwise_columnwise",
     "nan_amax",
     "nan_amax_grouped",
+    "nan_amax_launcher",
     "precompile",
     "quantize",
     "quantize_grouped",

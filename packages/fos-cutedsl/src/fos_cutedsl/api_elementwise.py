@@ -94,9 +94,9 @@ def nan_amax(x: torch.Tensor, dim: int | None = None) -> torch.Tensor:
     if why:
         raise RuntimeError(f"fos_cutedsl.nan_amax cannot run: {why}")
     if dim is None:
-        out = torch.empty(1, dtype=torch.float32, device=x.device)
+        out = torch.empty((), dtype=torch.float32, device=x.device)
         launch_nan_amax(x.reshape(1, x.numel()), out, False)
-        return out.reshape(())
+        return out
     out = torch.empty(x.shape[0], dtype=torch.float32, device=x.device)
     launch_nan_amax(x, out, True)
     return out
@@ -106,11 +106,12 @@ def launch_nan_amax(x2d: torch.Tensor, out_f32: torch.Tensor, per_row: bool) -> 
     """Run the amax kernel into the caller-owned float32 ``out_f32``.
 
     No checks: ``x2d`` is a contiguous, 16-byte aligned (R, C) CUDA tensor that
-    ``can_run_nan_amax`` accepts; ``out_f32`` is (1,) per tensor (zero-filled
-    here: the kernel max-reduces into it) or (R,) per row.
+    ``can_run_nan_amax`` accepts; ``out_f32`` has one element per tensor (0-d or
+    (1,); zero-filled here: the kernel max-reduces into it) or is (R,) per row.
     """
     rows, cols = x2d.shape
     if not per_row:
+        out_f32 = out_f32.reshape(())  # the kernel's 0-d output: a view
         out_f32.zero_()
         if x2d.numel() == 0:
             return
@@ -125,11 +126,28 @@ def launch_nan_amax(x2d: torch.Tensor, out_f32: torch.Tensor, per_row: bool) -> 
         return
     if x2d.stride() != (cols, 1):  # a size-1 dim may carry any stride in a contiguous tensor
         x2d = x2d.as_strided((rows, cols), (cols, 1))
+    run_under(AMAX_CACHE, _amax_key(x2d, per_row), x2d.device, x2d, out_f32)
+
+
+def _amax_key(x2d: torch.Tensor, per_row: bool):
     index = device_index(x2d.device)
     major, minor = capability(index)
-    arch = f"sm_{major}{minor}a"
-    key = _amax.AmaxKey(DTYPE_NAMES[x2d.dtype], bool(per_row), arch, sm_count(index))
-    run_under(AMAX_CACHE, key, x2d.device, x2d, out_f32)
+    return _amax.AmaxKey(
+        DTYPE_NAMES[x2d.dtype], bool(per_row), f"sm_{major}{minor}a", sm_count(index)
+    )
+
+
+def nan_amax_launcher(x2d: torch.Tensor, per_row: bool):
+    """The compiled amax kernel for ``x2d``'s dtype and device, as ``fn(x2d, out_f32)``.
+
+    ``quantize_launcher``'s counterpart: resolved once (compiled if new) for callers
+    that cache it per call signature. ``fn`` takes what the kernel does, with none of
+    ``launch_nan_amax``'s steps: ``x2d`` contiguous (canonical strides), 16-byte
+    aligned, never empty, its columns whole 16-byte vectors (per tensor, any (R, C) of
+    them: the kernel reads the vectors in memory order); ``out_f32`` 0-d and
+    zero-filled by the caller per tensor, (R,) per row.
+    """
+    return cached_under(AMAX_CACHE, _amax_key(x2d, per_row), x2d.device)
 
 
 def _dequantize_why_not(codes, scales, global_amax, e4m3_scale_bound, out_dtype) -> str:

@@ -195,11 +195,25 @@ def _nan_amax_plan(x: torch.Tensor, dim: int | None, strict: bool | None) -> Cal
     verdict = module.can_run_nan_amax(laid_out(x, rows, cols), 1 if per_row else None)
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
-    launch = module.launch_nan_amax
+    # As the quantize plan: the compiled kernel resolved once, the output allocated by
+    # ``empty_like`` of a template, inputs already in the kernel's layout passed straight.
+    # Per tensor the kernel reads whole 16-byte vectors in memory order, so any (R, C) of
+    # them goes as it is and anything else as rows of one vector.
+    per_vector = ALIGN_BYTES // x.element_size()
+    if per_row or cols % per_vector == 0:
+        x_in = _laid_out_fn(x, rows, cols)
+    else:
+        x_in = _laid_out_fn(x, x.numel() // per_vector, per_vector)
+    fn = module.nan_amax_launcher(x_in(x), per_row)
+    like = amax_output(x.to("meta"), dim)
+    out_like = _template(tuple(like.shape), torch.float32, x.device)
+    flat = like.dim() <= 1  # 0-d per tensor, (R,) per row of a 2-D x
 
     def run(x: torch.Tensor) -> torch.Tensor:
-        out = amax_output(x, dim)
-        launch(laid_out(x, rows, cols), _vec(out, rows if per_row else 1), per_row)
+        out = torch.empty_like(out_like)
+        if not per_row:
+            out.zero_()  # the kernel max-reduces into it
+        fn(x_in(x), out if flat else out.view(rows))
         return out
 
     return run
@@ -208,7 +222,7 @@ def _nan_amax_plan(x: torch.Tensor, dim: int | None, strict: bool | None) -> Cal
 def nan_amax(x: torch.Tensor, dim: int | None, strict: bool | None) -> torch.Tensor:
     """``fos_reference.nan_amax``'s bits: the kernel per tensor / per row where it runs."""
     key = ("nan_amax", tensor_key(x), _typed(dim), strict, _env(x))
-    return PLANS.get(key, lambda: _nan_amax_plan(x, dim, strict))(x)
+    return PLANS.get(key, _nan_amax_plan, x, dim, strict)(x)
 
 
 # --------------------------------------------------------------------------- quantize
@@ -412,10 +426,10 @@ def dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict):
     key = ("dequantize", tensor_key(codes), tensor_key(scales), tensor_key(global_amax),
            _typed(e4m3_scale_bound), out_dtype, strict, _env(codes))  # fmt: skip
 
-    def build() -> Callable:
-        return _dequantize_plan(codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict)
-
-    return PLANS.get(key, build)(codes, scales, global_amax)
+    plan = PLANS.get(
+        key, _dequantize_plan, codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict
+    )
+    return plan(codes, scales, global_amax)
 
 
 # --------------------------------------------------------------------------- fake_quantize
@@ -473,9 +487,8 @@ def fake_quantize(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, 
     key = ("fake_quantize", tensor_key(x), tensor_key(global_amax), block, err_mode,
            _typed(e4m3_scale_bound), out_dtype, strict, _env(x))  # fmt: skip
 
-    def build() -> Callable:
-        return _fake_quantize_plan(
-            x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict
-        )
-
-    return PLANS.get(key, build)(x, global_amax)
+    plan = PLANS.get(
+        key, _fake_quantize_plan, x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype,
+        strict,
+    )  # fmt: skip
+    return plan(x, global_amax)

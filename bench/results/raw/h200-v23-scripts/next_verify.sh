@@ -8,6 +8,9 @@
 #   bash bench/results/raw/h200-v23-scripts/next_verify.sh op        (about 5 min)
 #   bash bench/results/raw/h200-v23-scripts/next_verify.sh cutedsl   (the kernel suite, 540 s)
 #   bash bench/results/raw/h200-v22-scripts/next_verify.sh grouped   (v22's grouped stage)
+# On wip/mse-fma (the eager branch plus mse's fused error sum; its own cache build):
+#   bash bench/results/raw/h200-v23-scripts/next_verify.sh mse   (gpu_verify.py, then the
+#       quantize bench: mae against mse, every mode, bf16 and f16; about 8 min)
 set -uo pipefail
 source bench/results/raw/h200-v22-scripts/gpu_prep.sh
 export PYTHONPATH=$PYTHONPATH:$PWD/bench
@@ -46,6 +49,12 @@ case "$1" in
       echo "== $f"; grep -E "us/call|target" $OUT/logs/$f.log | head -9
     done
     cat $OUT/logs/host_pieces.log ;;
+  mse)
+    timeout 380 python3 tests/cutedsl/gpu_verify.py --out $OUT/verify > $OUT/logs/verify.log 2>&1
+    echo "gpu_verify rc=$?"; tail -n 12 $OUT/logs/verify.log
+    timeout 200 python3 bench/bench.py --ops quantize --no-hot --no-compiled --no-fouroversix \
+      --no-plot --out $OUT/h200-quantize.json > $OUT/logs/bench.log 2>&1
+    echo "bench rc=$?"; tail -n 40 $OUT/logs/bench.log ;;
   cutedsl)
     start=$(date +%s)
     timeout 540 python3 -m pytest -q -n 14 -p no:cacheprovider -rfE --durations=15 tests/cutedsl \

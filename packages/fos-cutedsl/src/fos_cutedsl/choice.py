@@ -44,6 +44,8 @@ def global_scale(gamax, d, *, loc=None, ip=None) -> Float32:
 
 # Marks choose_by_bound's threshold fma (a bound with slack; ``check`` allows this shape).
 BOUND_FMA_TAG = "// fos: bound fma"
+# Marks the mse fast path's error-sum fma (``add_square``; ``check`` allows this shape).
+ERROR_FMA_TAG = "// fos: error fma"
 # choose_by_bound's relative margin (the absolute one is config.CHOICE_ABSOLUTE).
 
 
@@ -86,7 +88,8 @@ def choose_by_bound(p4, p6, y4, y6, margin, *, loc=None, ip=None) -> tuple[Int32
     """SPEC step 8's choice from approximate errors where a bound decides it: (pick4 mask, decided).
 
     ``p_k = RN(e_k y_k)`` with ``e_k`` the float32 sum of ``|RN(r_i - m_i)|``
-    (mae; ``RN(d d)`` for mse) in the candidate's own units ``m = RN(|x| inv)``.
+    (mae; for mse ``d d``, each term fused into its add: ``add_square``) in the
+    candidate's own units ``m = RN(|x| inv)``.
     Since ``inv y = 1`` and ``f g inv / D = 1`` within a few ulps (``s``,
     ``s_dec``, ``y``, ``inv`` normal: ``choice_margin``, ``bound_scale`` and the
     fast-ok flag), ``inv |V_i - |x_i|| = |r_i - m_i| + eps_i`` with
@@ -112,6 +115,20 @@ def choose_by_bound(p4, p6, y4, y6, margin, *, loc=None, ip=None) -> tuple[Int32
     pick4 = Int32(llvm.extractvalue(T.i32(), res, [0], loc=loc, ip=ip))
     decided = Int32(llvm.extractvalue(T.i32(), res, [1], loc=loc, ip=ip))
     return pick4, decided
+
+
+@dsl_user_op
+def add_square(err, d, *, loc=None, ip=None) -> Float32:
+    """``RN(err + d d)`` in one ``fma``: the mse fast path's approximate error sum.
+
+    SPEC rounds the square too (``RN(err + RN(d d))``, as the exact path does);
+    the fast error needs only to lie within ``choose_by_bound``'s bound of SPEC's,
+    and one rounding per term where two were counted keeps it within (fewer
+    roundings, each at most half an ulp of the same partial sum). One instruction
+    a term instead of two (``fast_model.bounded_choice`` models it exactly).
+    """
+    text = f"fma.rn.f32 $0, $1, $1, $2; {ERROR_FMA_TAG}\n"
+    return Float32(_asm(T.f32(), [_f(d, loc, ip), _f(err, loc, ip)], text, "=f,f,f"))
 
 
 DIV6_LOW = 6.0 * 2.0**-124  # div6 matches div.rn for a = 0 and every a >= this

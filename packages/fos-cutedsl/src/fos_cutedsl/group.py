@@ -66,6 +66,7 @@ from cutlass.base_dsl import BaseDSL
 from cutlass.base_dsl.enums import Arch
 
 from .choice import (
+    add_square,
     bound_scale,
     choice_margin,
     choose_by_bound,
@@ -371,7 +372,7 @@ def _fast_candidate(cfg, ax, inv):
     for i in range(GROUP):
         m = mul_rn(ax[i], inv)
         r.append(e2m1_round_magic(m, 2.0 * cfg.code_scale))
-        err = add_error(cfg, err, sub_rn(r[i], m))
+        err = add_fast_error(cfg, err, sub_rn(r[i], m))
     return [grid_codes(cfg, r[0:8]), grid_codes(cfg, r[8:16])], err
 
 
@@ -399,6 +400,14 @@ def add_error(cfg, err, diff):
     """
     term = abs_f32(diff) if cfg.err_mode == "mae" else mul_rn(diff, diff)
     return term if err is None else add_rn(err, term)
+
+
+def add_fast_error(cfg, err, diff):
+    """The fast path's running sum: ``add_error``'s for mae, for mse ``RN(err + d d)``
+    in one fma (``choice.add_square``: an approximate error, within the bound)."""
+    if cutlass.const_expr(cfg.err_mode == "mae" or err is None):
+        return add_error(cfg, err, diff)
+    return add_square(err, diff)
 
 
 def _exact_errors(cfg, ax, inv, k, j):

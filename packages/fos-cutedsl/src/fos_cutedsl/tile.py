@@ -62,6 +62,7 @@ from .e2m1 import e2m1_round_magic, with_signs
 from .fake import store_fake_rows
 from .group import (
     add_error,
+    add_fast_error,
     block_amax,
     block_amax_fast,
     build_scale_table,
@@ -473,7 +474,7 @@ def _fast_candidates(cfg, words, inv4, inv6):
             for inv, r, rows in ((inv4, r4, rows4), (inv6, r6, rows6)):
                 m = mul_rn(ax, inv)
                 r.append(e2m1_round_magic(m, 2.0 * cfg.code_scale))
-                rows[row] = add_error(cfg, rows[row], sub_rn(r[-1], m))
+                rows[row] = add_fast_error(cfg, rows[row], sub_rn(r[-1], m))
         codes4.append(grid_codes(cfg, r4))
         codes6.append(grid_codes(cfg, r6))
     return codes4, codes6, rows4, rows6, signs

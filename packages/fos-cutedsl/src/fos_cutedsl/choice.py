@@ -1,4 +1,4 @@
-"""The fast path's scales and its bounded choice between the two candidates.
+"""The fast path's scales, the candidates' error sums and the bounded choice between them.
 
 Step 1 (``global_scale``) and the shortcuts around it: ``div6`` (``a / 6``
 without a division), ``row_candidate`` with ``mantissa_scale`` and
@@ -16,13 +16,14 @@ from __future__ import annotations
 import math
 import struct
 
+import cutlass
 from cutlass import Float32, Int32
 from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
 from .config import CHOICE_ABSOLUTE as CHOICE_ABSOLUTE  # re-exported: the absolute margin
 from .e2m1 import DIV_D_FMA_TAG
-from .ieee import _asm, _f, _f32_hex, _i
+from .ieee import _asm, _f, _f32_hex, _i, abs_f32, add_rn, mul_rn
 
 
 @dsl_user_op
@@ -129,6 +130,24 @@ def add_square(err, d, *, loc=None, ip=None) -> Float32:
     """
     text = f"fma.rn.f32 $0, $1, $1, $2; {ERROR_FMA_TAG}\n"
     return Float32(_asm(T.f32(), [_f(d, loc, ip), _f(err, loc, ip)], text, "=f,f,f"))
+
+
+def add_error(cfg, err, diff):
+    """SPEC step 6's running sum: ``err + |d|`` (mae) or ``err + d * d`` (mse).
+
+    ``err`` None is the sum's start: ``0 + |d|`` is ``|d|`` exactly (and ``0 + d d``
+    is ``d d``), so the fast path saves that add (ptxas folds the ``abs`` into the next).
+    """
+    term = abs_f32(diff) if cfg.err_mode == "mae" else mul_rn(diff, diff)
+    return term if err is None else add_rn(err, term)
+
+
+def add_fast_error(cfg, err, diff):
+    """The fast path's running sum: ``add_error``'s for mae, for mse ``RN(err + d d)``
+    in one fma (``choice.add_square``: an approximate error, within the bound)."""
+    if cutlass.const_expr(cfg.err_mode == "mae" or err is None):
+        return add_error(cfg, err, diff)
+    return add_square(err, diff)
 
 
 DIV6_LOW = 6.0 * 2.0**-124  # div6 matches div.rn for a = 0 and every a >= this

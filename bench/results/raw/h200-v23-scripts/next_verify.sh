@@ -1,16 +1,19 @@
-# The next session's device calls for wip/v23-eager (fos-cutedsl 0.6.0, fos-op 0.4.0:
-# 0-d per-tensor amax, fake-quantize and dequantize launchers, the leaner eager path).
-# First, on the CPU machine: bash bench/gpu_cache.sh (the cache must match the
-# branch's fos_cutedsl sources), and a copy of main's packages for the A/B timing:
+# The next session's device calls for v23's two branches. wip/mse-fma holds all of
+# wip/v23-eager (fos-cutedsl 0.6.0, fos-op 0.4.0: 0-d per-tensor amax, launchers for
+# every eager op, the leaner eager path) plus mse's fused error sum, so verify on a
+# checkout of wip/mse-fma: one tree, one cache. If only mse's checks fail, merge
+# wip/v23-eager alone (its kernels' PTX is main's; the op call covers it).
+# First, on the CPU machine, on that checkout: bash bench/gpu_cache.sh (the cache must
+# match its fos_cutedsl sources; v23 left .gpu/fos-cache.tar.xz built from 89caac6's), and
+# a copy of main's packages for the A/B timing:
 #   rm -rf old-tree && mkdir old-tree && git archive 647098b packages bench/overhead.py \
 #     bench/host_pieces.py | tar -x -C old-tree      (old-tree/ is in .git/info/exclude)
 # Then, carry [".gpu", "old-tree"] (.gpu with the -9e cache is 59 MB: under the limit):
 #   bash bench/results/raw/h200-v23-scripts/next_verify.sh op        (about 5 min)
 #   bash bench/results/raw/h200-v23-scripts/next_verify.sh cutedsl   (the kernel suite, 540 s)
-#   bash bench/results/raw/h200-v22-scripts/next_verify.sh grouped   (v22's grouped stage)
-# On wip/mse-fma (the eager branch plus mse's fused error sum; its own cache build):
-#   bash bench/results/raw/h200-v23-scripts/next_verify.sh mse   (gpu_verify.py, then the
+#   bash bench/results/raw/h200-v23-scripts/next_verify.sh mse       (gpu_verify.py, then the
 #       quantize bench: mae against mse, every mode, bf16 and f16; about 8 min)
+#   bash bench/results/raw/h200-v22-scripts/next_verify.sh grouped   (v22's grouped stage)
 set -uo pipefail
 source bench/results/raw/h200-v22-scripts/gpu_prep.sh
 export PYTHONPATH=$PYTHONPATH:$PWD/bench

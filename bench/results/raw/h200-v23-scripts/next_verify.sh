@@ -6,9 +6,10 @@
 # First, on the CPU machine, on that checkout: bash bench/gpu_cache.sh (the cache must
 # match its fos_cutedsl sources; v23 left .gpu/fos-cache.tar.xz built from 89caac6's), and
 # a copy of main's packages for the A/B timing:
-#   rm -rf old-tree && mkdir old-tree && git archive 647098b packages bench/overhead.py \
-#     bench/host_pieces.py | tar -x -C old-tree      (old-tree/ is in .git/info/exclude)
-# Then, carry [".gpu", "old-tree"] (.gpu with the -9e cache is 59 MB: under the limit):
+#   rm -rf old-tree && mkdir old-tree && git archive 647098b packages/fos-{reference,cutedsl,op}/src \
+#     bench/overhead.py bench/host_pieces.py | tar -x -C old-tree      (old-tree/ is in .git/info/exclude)
+# Then, carry [".gpu", "old-tree"]: with the -9e cache, .gpu + old-tree + the tree are
+# 66.4 MB of the 67.1 MB (64 MiB) a call carries (call 1 went without a 2.5 MB cache):
 #   bash bench/results/raw/h200-v23-scripts/next_verify.sh op        (about 5 min)
 #   bash bench/results/raw/h200-v23-scripts/next_verify.sh cutedsl   (the kernel suite, 540 s)
 #   bash bench/results/raw/h200-v23-scripts/next_verify.sh mse       (gpu_verify.py, then the

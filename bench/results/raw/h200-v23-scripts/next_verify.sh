@@ -4,7 +4,7 @@
 # checkout of wip/mse-fma: one tree, one cache. If only mse's checks fail, merge
 # wip/v23-eager alone (its kernels' PTX is main's; the op call covers it).
 # First, on the CPU machine, on that checkout: bash bench/gpu_cache.sh (the cache must
-# match its fos_cutedsl sources; v23 left .gpu/fos-cache.tar.xz built from 89caac6's), and
+# match its fos_cutedsl sources; v23 left .gpu/fos-cache.tar.xz built from 5257af9's), and
 # a copy of main's packages for the A/B timing:
 #   rm -rf old-tree && mkdir old-tree && git archive 647098b packages/fos-{reference,cutedsl,op}/src \
 #     bench/overhead.py bench/host_pieces.py | tar -x -C old-tree      (old-tree/ is in .git/info/exclude)

@@ -19,7 +19,7 @@ from overhead import wall_us
 import fos_cutedsl
 import fos_op
 import fos_reference
-from fos_op import api, impl, plan
+from fos_op import api, dispatch, impl, plan
 
 
 def main() -> None:
@@ -31,25 +31,30 @@ def main() -> None:
     dev = torch.device("cuda")
     x = torch.randn(128, 256, device=dev).to(torch.bfloat16)
     g = fos_reference.nan_amax(x)
-    g1 = g.reshape(1)
     rows, cols = x.shape
     u8, f8 = torch.uint8, torch.float8_e4m3fn
     codes = torch.empty(rows, cols // 2, dtype=u8, device=dev)
     scales = torch.empty(rows, cols // 16, dtype=u8, device=dev)
     scales8 = torch.empty(rows, cols // 16, dtype=f8, device=dev)
-    kernel = fos_cutedsl.quantize_launcher(x, g1, "1x16", "mae", 256)
+    kernel = fos_cutedsl.quantize_launcher(x, g, "1x16", "mae", 256)  # a 0-d amax
     results = {}
     fos_op.quantize(x, g)
     run = next(p for k, p in plan.PLANS._plans.items() if k[0] == "quantize")
-    key = lambda: ("quantize", plan.tensor_key(x), plan.tensor_key(g), "1x16", "mae",  # noqa: E731
-                   impl._typed(256), None, impl._env(x))  # fmt: skip
+
+    def key():  # as impl.quantize builds it
+        return ("quantize", x.shape, x.stride(), x.dtype, x.device, g.shape, g.stride(),
+                g.dtype, g.device, "1x16", "mae", int, 256, None, dispatch.cutedsl,
+                torch._C._cuda_getDevice())  # fmt: skip
+
+    codes_like = impl._template((rows, cols // 2), u8, dev)
+    scales_like = impl._template((rows, cols // 16), f8, dev)
     total = rows * cols // 2 + rows * cols // 16
     buf = torch.empty(total, dtype=u8, device=dev)
     pieces = {
         "fos_op.quantize": lambda: fos_op.quantize(x, g),
         "impl.quantize": lambda: impl.quantize(x, g, "1x16", "mae", 256, None),
         "plan run (0-d amax)": lambda: run(x, g),
-        "compiled kernel, outputs preallocated": lambda: kernel(x, g1, codes, scales8),
+        "compiled kernel, outputs preallocated": lambda: kernel(x, g, codes, scales8),
         "torch.empty": lambda: torch.empty((rows, cols // 2), dtype=u8, device=dev),
         "torch.empty pair": lambda: (
             torch.empty((rows, cols // 2), dtype=u8, device=dev),
@@ -59,6 +64,10 @@ def main() -> None:
         "torch.empty_strided pair (the plan's)": lambda: (
             torch.empty_strided((rows, cols // 2), (cols // 2, 1), dtype=u8, device=dev),
             torch.empty_strided((rows, cols // 16), (cols // 16, 1), dtype=f8, device=dev),
+        ),
+        "empty_like pair (the plan's templates)": lambda: (
+            torch.empty_like(codes_like),
+            torch.empty_like(scales_like),
         ),
         "one buffer + 2 as_strided + view": lambda: (
             buf.as_strided((rows, cols // 2), (cols // 2, 1)),
@@ -71,17 +80,18 @@ def main() -> None:
         "_strict(None)": lambda: api._strict(None),
         "eager(x, g)": lambda: plan.eager(x, g),
         "plan key": key,
-        "plan key + dict get": lambda: plan.PLANS._plans.get(key()),
+        "plan key + lookup": lambda: plan.PLANS.lookup(key()),
         "torch.cuda.current_device()": torch.cuda.current_device,
+        "torch._C._cuda_getDevice()": torch._C._cuda_getDevice,
     }
 
     def minimal():
         c = torch.empty((rows, cols // 2), dtype=u8, device=dev)
         s = torch.empty((rows, cols // 16), dtype=f8, device=dev)
-        kernel(x, g.view(1), c, s)
+        kernel(x, g, c, s)
         return c, s
 
-    pieces["minimal: empty, empty f8, view(1), kernel"] = minimal
+    pieces["minimal: empty, empty f8, kernel"] = minimal
     # Rounds over every piece, the best per piece: no piece is timed only while the
     # host warms up.
     best = dict.fromkeys(pieces, float("inf"))

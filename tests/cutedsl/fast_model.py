@@ -44,6 +44,26 @@ F32 = torch.float32
 SIGN_EXP_MASK = -8388608  # 0xFF800000 as int32
 
 
+def fma32(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``fma.rn.f32``: ``RN(a b + c)`` of float32 tensors, rounded once.
+
+    In float64 ``a b`` is exact (48 bits); the sum's rounding error comes from
+    TwoSum, and the float64 sum is moved to round-to-odd (an odd last bit where
+    it was inexact), so rounding it to float32 (24 bits, 53 >= 24 + 2) is the
+    single rounding of the exact sum, never a double rounding.
+    """
+    p, q = a.double() * b.double(), c.double()
+    s = p + q
+    t = s - q
+    err = (p - t) + (q - (s - t))
+    raw = s.view(torch.int64)
+    even = (raw & 1) == 0
+    away = (err > 0) == (s > 0)  # the exact sum lies beyond s (in magnitude) or short of it
+    fix = (err != 0) & even & (s != 0)
+    raw = torch.where(fix, raw + torch.where(away, 1, -1), raw)
+    return raw.view(torch.float64).float()
+
+
 def bits(v: torch.Tensor) -> torch.Tensor:
     return v.view(torch.int32)
 
@@ -179,7 +199,8 @@ def bounded_choice(
     """The kernel's fast choice for per-tensor ``x`` (R, C): (pick4, decided), both (R, C/16).
 
     Mirrors ``group``: ``m = RN(|x| inv)``, ``r = round_e2m1(m)``, error sum of
-    ``|RN(r - m)|`` (or its square) in order, ``p = RN(e y)`` (``y = RN(f s_dec)``,
+    ``|RN(r - m)|`` (or for mse its square, fused into the add) in order,
+    ``p = RN(e y)`` (``y = RN(f s_dec)``,
     squared for mse), then ``choice.choose_by_bound``. A 16x16 tile sums as
     ``tile`` does with ``lane_elements`` (E) per lane: see ``tile_error_sum``.
     Groups outside the fast path (``m >= 7``, NaN) come out undecided or are
@@ -204,15 +225,14 @@ def bounded_choice(
         inv = torch.fmin(torch.tensor(1.0, dtype=F32) / y, torch.tensor(3.4028234663852886e38))
         m = ax * inv.unsqueeze(2)
         diff = round_e2m1(m) - m
-        terms = diff.abs() if err_mode == "mae" else diff * diff
         yb = y if err_mode == "mae" else y * y
         yb = torch.where(y > 0, yb, torch.tensor(float("nan")))
         if block == "16x16":
-            p = tile_error_sum(terms, lane_elements) * yb
+            p = tile_error_sum(diff, lane_elements, err_mode) * yb
         else:
-            e = torch.zeros_like(a)
-            for i in range(16):
-                e = e + terms[:, :, i]
+            e = fast_term(diff[:, :, 0], None, err_mode)
+            for i in range(1, 16):
+                e = fast_term(diff[:, :, i], e, err_mode)
             p = e * yb
         ps.append(p)
         ys.append(yb)
@@ -227,21 +247,30 @@ def bounded_choice(
     return pick4, decided
 
 
-def tile_error_sum(terms: torch.Tensor, lane_elements: int) -> torch.Tensor:
+def fast_term(diff: torch.Tensor, err: torch.Tensor | None, err_mode: str) -> torch.Tensor:
+    """``group.add_fast_error``: ``err + |d|`` (mae), ``RN(err + d d)`` in one fma (mse);
+    the first term alone (``err`` None): ``|d|`` or ``RN(d d)``."""
+    if err_mode == "mae":
+        return diff.abs() if err is None else err + diff.abs()
+    return diff * diff if err is None else fma32(diff, diff, err)
+
+
+def tile_error_sum(diffs: torch.Tensor, lane_elements: int, err_mode: str) -> torch.Tensor:
     """``tile``'s approximate error sum of each 16x16 tile, on every row: (R, C/16).
 
-    ``terms`` (R, C/16, 16) are the per-element error terms. A lane holds E
+    ``diffs`` (R, C/16, 16) are the per-element ``RN(r - m)``, summed by
+    ``fast_term`` in each lane's chain. A lane holds E
     elements of rows ``r4 + 4 i`` of a tile: a chain per row part, then
     ``(i0 + i2) + (i1 + i3)``, then ``shfl.bfly`` over the parts (xor 1 [, 2]),
     then over r4 (xor 16: r4 ^ 2; xor 8: r4 ^ 1); each lane adds its own
     value first, as the kernel does.
     """
-    rows, groups, _ = terms.shape
+    rows, groups, _ = diffs.shape
     parts = 16 // lane_elements
-    t = terms.reshape(rows, groups, parts, lane_elements)
-    chain = torch.zeros(rows, groups, parts, dtype=F32)
-    for j in range(lane_elements):
-        chain = chain + t[..., j]
+    t = diffs.reshape(rows, groups, parts, lane_elements)
+    chain = fast_term(t[..., 0], None, err_mode)
+    for j in range(1, lane_elements):
+        chain = fast_term(t[..., j], chain, err_mode)
     chain = chain.reshape(rows // 16, 4, 4, groups, parts)  # row 4 i + r4 -> (i, r4)
     lane = (chain[:, 0] + chain[:, 2]) + (chain[:, 1] + chain[:, 3])  # (tiles, r4, groups, parts)
     for off in [1 << b for b in range(parts.bit_length() - 1)]:

@@ -45,3 +45,33 @@ def test_concurrent_first_use_compiles_once():
     for t in threads:
         t.join()
     assert len(calls) == 1 and all(r is results[0] for r in results)
+
+
+def test_a_compiled_function_is_called_through_its_inner_ffi_function():
+    """A freshly compiled function (CuTe DSL's keyword-sorting wrapper) is served as the
+    ``tvm_ffi.Function`` it holds, while the cache keeps the wrapper (its owner) alive."""
+    import gc
+    import weakref
+
+    class Wrapper:
+        def __init__(self):
+            self._tvm_ffi_function = lambda *args: ("direct", args)
+
+        def __call__(self, *args, **kwargs):
+            raise AssertionError("the wrapper's __call__ must not be on the call path")
+
+    owners = []
+
+    def compile_fn(*key):
+        owners.append(Wrapper())
+        return owners[-1]
+
+    cache = CompileCache(compile_fn)
+    key = VariantKey("bfloat16", "1x16", "mae", 256, False, "sm_90a")
+    fn = cache.get(key)
+    assert fn(1, 2) == ("direct", (1, 2)) and cache.get(key) is fn
+    alive = weakref.ref(owners.pop())
+    gc.collect()
+    assert alive() is not None  # the cache holds the wrapper that owns the function
+    plain = CompileCache(lambda *key: print)  # no inner function: served as compiled
+    assert plain.get(key) is print

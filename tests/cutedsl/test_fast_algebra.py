@@ -11,7 +11,9 @@ float32 sweep of the rounding is in ``gpu_verify.py`` (and
 
 from __future__ import annotations
 
+import math
 import sys
+from fractions import Fraction
 
 import fast_model as fm
 import pytest
@@ -289,6 +291,46 @@ def _near_tie_groups(gen, n, gamax, d, err_mode) -> torch.Tensor:
     near = base.repeat_interleave(steps.numel(), dim=0)
     near[:, 0] = (lo.repeat_interleave(steps.numel()) + steps.repeat(lo.numel())).view(F32)
     return near
+
+
+def _rn_f32(q: Fraction) -> float:
+    """The float32 nearest the rational ``q`` (ties to even), exactly (finite, normal range)."""
+    near = torch.tensor(float(q), dtype=F32)
+    cands = [near, torch.nextafter(near, torch.tensor(-math.inf)),
+             torch.nextafter(near, torch.tensor(math.inf))]  # fmt: skip
+
+    def rank(c):
+        return abs(Fraction(float(c)) - q), int(c.view(torch.int32)) & 1
+
+    return float(min(cands, key=rank))
+
+
+def test_fma32_rounds_once():
+    """``fast_model.fma32`` is ``fma.rn.f32``: the exact ``a b + c`` rounded once, also where
+    the float64 sum lands on a float32 midpoint it did not reach (a double rounding)."""
+    gen = torch.Generator().manual_seed(3)
+    n = 4000
+    a = torch.randn(n, generator=gen) * torch.exp2(torch.randint(-20, 20, (n,), generator=gen))
+    b = torch.randn(n, generator=gen)
+    c = torch.randn(n, generator=gen) * torch.exp2(torch.randint(-40, 40, (n,), generator=gen))
+    # Near midpoints: c + h (1 - 2^-46), h half an ulp of c; and h (1 + 2^-46) above.
+    c2 = (torch.rand(n, generator=gen) + 1) * torch.exp2(
+        torch.randint(-10, 10, (n,), generator=gen)
+    )
+    h = (torch.nextafter(c2, torch.tensor(math.inf)) - c2) / 2
+    one_up = torch.tensor(1 + 2.0**-23, dtype=F32)
+    a2 = torch.cat([h * one_up, h * one_up])
+    b2 = torch.cat([torch.full((n,), 1 - 2.0**-23), torch.full((n,), 1 + 2.0**-23)])
+    a, b, c = torch.cat([a, a2]), torch.cat([b, b2.float()]), torch.cat([c, c2, c2])
+    got = fm.fma32(a, b, c)
+    want = [
+        _rn_f32(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)))
+        for x, y, z in zip(a.tolist(), b.tolist(), c.tolist(), strict=True)
+    ]
+    bad = got != torch.tensor(want, dtype=F32)
+    assert not bad.any(), f"{int(bad.sum())} of {got.numel()} differ"
+    naive = (a.double() * b.double() + c.double()).float()
+    assert (naive != got).any()  # the construction does reach double roundings
 
 
 @pytest.mark.parametrize("err_mode", ["mae", "mse"])

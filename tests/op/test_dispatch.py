@@ -90,11 +90,11 @@ def test_an_older_kernel_package_is_not_used(monkeypatch):
     import types
 
     old = types.ModuleType("fos_cutedsl")
-    old.__version__ = "0.4.0"
+    old.__version__ = "0.5.1"
     monkeypatch.setitem(sys.modules, "fos_cutedsl", old)
     dispatch.cutedsl.cache_clear()
     try:
         module, why = dispatch.cutedsl()
-        assert module is None and "0.4.0 is older than 0.5" in why
+        assert module is None and "0.5.1 is older than 0.6" in why
     finally:
         dispatch.cutedsl.cache_clear()

@@ -6,8 +6,10 @@ that says whether it can run on given arguments (and why not) and a
 callers such as ``fos_op`` that have checked already):
 
 - ``quantize`` (``can_run``, ``launch``, ``quantize_launcher``) and
-  ``fake_quantize``: the quantize kernels (``api``);
-- ``nan_amax`` and ``dequantize``: the elementwise kernels (``api_elementwise``);
+  ``fake_quantize`` (``fake_quantize_launcher``): the quantize kernels (``api``);
+- ``nan_amax`` (``nan_amax_launcher``) and ``dequantize`` (``dequantize_launcher``):
+  the elementwise kernels
+  (``api_elementwise``);
 - ``quantize_row_amax``: row-scaled quantize that finds each row's amax in the
   same read of x and returns it with the codes and scales (``api_row_amax``);
 - ``quantize_grouped`` (1x16 and 16x16) and ``nan_amax_grouped``: every expert of a
@@ -25,6 +27,7 @@ from .api import (
     can_run,
     can_run_fake_quantize,
     fake_quantize,
+    fake_quantize_launcher,
     launch,
     launch_fake_quantize,
     quantize,
@@ -43,9 +46,11 @@ from .api_elementwise import (
     can_run_dequantize,
     can_run_nan_amax,
     dequantize,
+    dequantize_launcher,
     launch_dequantize,
     launch_nan_amax,
     nan_amax,
+    nan_amax_launcher,
 )
 from .api_grouped import (
     GROUPED_AMAX_CACHE,
@@ -78,11 +83,12 @@ KERNELS = frozenset(
         "quantize_row_amax",
         "quantize_grouped",
         "nan_amax_grouped",
+        "nan_amax_launcher",
         "quantize_rowwise_columnwise",
     }
 )
 
-__version__ = "0.5.1"
+__version__ = "0.6.0"
 
 __all__ = [
     "AMAX_CACHE",
@@ -108,7 +114,9 @@ __all__ = [
     "can_run_quantize_row_amax",
     "can_run_quantize_rowwise_columnwise",
     "dequantize",
+    "dequantize_launcher",
     "fake_quantize",
+    "fake_quantize_launcher",
     "launch",
     "launch_dequantize",
     "launch_fake_quantize",
@@ -119,6 +127,7 @@ __all__ = [
     "launch_quantize_rowwise_columnwise",
     "nan_amax",
     "nan_amax_grouped",
+    "nan_amax_launcher",
     "precompile",
     "quantize",
     "quantize_grouped",

@@ -89,7 +89,7 @@ class AmaxKernel:
     def __call__(
         self,
         mX: cute.Tensor,  # (R, C) bf16/f16/f32, row-major, C * size % 16 == 0
-        mOut: cute.Tensor,  # (1,) float32, zero-filled (per tensor) or (R,) float32 (per row)
+        mOut: cute.Tensor,  # () float32, zero-filled (per tensor) or (R,) float32 (per row)
         stream: CUstream,
     ):
         cfg = self.cfg
@@ -265,18 +265,18 @@ def compile_amax(
     """Compile one amax variant once, against fake tensors with symbolic sizes.
 
     The result is called positionally with torch tensors ``(x (R, C), out)``
-    on the current CUDA stream: ``out`` is a zero-filled (1,) float32 (per
-    tensor) or an (R,) float32 (per row). ``x`` must be contiguous with a
-    16-byte-aligned base and ``C`` a multiple of ``16 / itemsize``; R >= 1 and
-    C >= 1 (the launcher handles empty inputs). ``tuning`` sets
-    ``AmaxConfig``'s knobs (same bits, other speed).
+    on the current CUDA stream: ``out`` is a zero-filled 0-d float32 (per
+    tensor: ``nan_amax``'s result itself) or an (R,) float32 (per row). ``x``
+    must be contiguous with a 16-byte-aligned base and ``C`` a multiple of
+    ``16 / itemsize``; R >= 1 and C >= 1 (the launcher handles empty inputs).
+    ``tuning`` sets ``AmaxConfig``'s knobs (same bits, other speed).
     """
     cfg = AmaxConfig(dtype, per_row, sms, **tuning)
     rows = cute.sym_int64()
     cols = cute.sym_int64(divisibility=cfg.elements_per_vector)
     fake = cute.runtime.make_fake_compact_tensor
     x = fake(DTYPES[dtype], (rows, cols), stride_order=(1, 0), assumed_align=16)
-    out = fake(Float32, (rows if per_row else 1,), assumed_align=4)
+    out = fake(Float32, (rows,) if per_row else (), assumed_align=4)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     options = compile_options(arch, extra=extra_options)
     return cute.compile(AmaxKernel(cfg), x, out, stream, options=options)

@@ -17,9 +17,11 @@ from .config import FakeQuantizeKey, VariantKey
 from .device import (
     DTYPE_NAMES,
     MAX_BLOCKS,
+    cached_under,
     capability,
     device_index,
     device_why_not,
+    kernel_amax,
     run_under,
     sm_count,
     verdict,
@@ -143,10 +145,7 @@ def launch(
     # Canonical strides (a size-1 dim may carry any stride in a contiguous tensor).
     if x.stride() != (cols, 1):
         x = x.as_strided((rows, cols), (cols, 1))
-    amax = global_amax
-    if amax.dim() != 1 or amax.stride() != (1,):
-        amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
-        amax = amax.as_strided((amax.shape[0],), (1,))
+    amax = kernel_amax(global_amax, rows, row_scaled)
     key = _quantize_key(x, block, err_mode, e4m3_scale_bound, row_scaled)
     index = device_index(x.device)
     if index == torch.cuda.current_device():
@@ -173,26 +172,16 @@ def quantize_launcher(
     err_mode: str,
     e4m3_scale_bound: int,
 ):
-    """The compiled kernel for these arguments, as ``fn(x2d, amax1d, codes_u8, scales_f8)``
+    """The compiled kernel for these arguments, as ``fn(x2d, amax, codes_u8, scales_f8)``
     (scales float8_e4m3fn).
 
     Resolves the variant once (compiling it if new), for callers that cache
     it per call signature (``fos_op``'s plans); the arguments of ``fn`` are
-    ``launch``'s, already laid out (contiguous 2-D ``x``, (1,) or (R,) amax).
+    ``launch``'s, already laid out (contiguous 2-D ``x``, 0-d or (R,) amax).
     Wrapped in ``torch.cuda.device`` only when ``x`` is not on the current device.
     """
     key = _quantize_key(x, block, err_mode, e4m3_scale_bound, global_amax.numel() != 1)
-    index = device_index(x.device)
-    if index == torch.cuda.current_device():
-        return CACHE.get(key)
-    with torch.cuda.device(index):
-        fn = CACHE.get(key)
-
-    def on_device(*args):
-        with torch.cuda.device(index):
-            fn(*args)
-
-    return on_device
+    return cached_under(CACHE, key, x.device)
 
 
 # ======== fake_quantize: the quantize kernels storing x_hat instead of codes and scales
@@ -265,7 +254,7 @@ def launch_fake_quantize(
     """Run the fake-quantize kernel into the caller-owned ``out`` (R, C) of the output dtype.
 
     No checks: the caller has checked ``can_run_fake_quantize``; ``x2d`` is
-    contiguous and 16-byte aligned, ``global_amax`` float32 (1,) or (R,)
+    contiguous and 16-byte aligned, ``global_amax`` float32 0-d or (R,)
     contiguous, ``out`` contiguous and 16-byte aligned on x's device.
     """
     rows, cols = x2d.shape
@@ -276,14 +265,35 @@ def launch_fake_quantize(
         x2d = x2d.as_strided((rows, cols), (cols, 1))
     if out.stride() != (cols, 1):
         out = out.as_strided((rows, cols), (cols, 1))
-    amax = global_amax
-    if amax.dim() != 1 or amax.stride() != (1,):
-        amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
-        amax = amax.as_strided((amax.shape[0],), (1,))
+    amax = kernel_amax(global_amax, rows, row_scaled)
+    key = _fake_key(x2d, out.dtype, block, err_mode, e4m3_scale_bound, row_scaled)
+    run_under(FAKE_QUANTIZE_CACHE, key, x2d.device, x2d, amax, out)
+
+
+def _fake_key(x2d, out_dtype, block, err_mode, e4m3_scale_bound, row_scaled) -> FakeQuantizeKey:
     index = device_index(x2d.device)
     major, minor = capability(index)
-    key = FakeQuantizeKey(
-        DTYPE_NAMES[x2d.dtype], DTYPE_NAMES[out.dtype], block, err_mode, int(e4m3_scale_bound),
+    return FakeQuantizeKey(
+        DTYPE_NAMES[x2d.dtype], DTYPE_NAMES[out_dtype], block, err_mode, int(e4m3_scale_bound),
         row_scaled, f"sm_{major}{minor}a", sm_count(index),
     )  # fmt: skip
-    run_under(FAKE_QUANTIZE_CACHE, key, x2d.device, x2d, amax, out)
+
+
+def fake_quantize_launcher(
+    x: torch.Tensor,
+    global_amax: torch.Tensor,
+    out_dtype: torch.dtype,
+    block: str,
+    err_mode: str,
+    e4m3_scale_bound: int,
+):
+    """The compiled fake-quantize kernel for these arguments, as ``fn(x2d, amax, out2d)``.
+
+    ``quantize_launcher``'s counterpart: resolved once (compiled if new) for callers
+    that cache it per call signature; ``fn``'s arguments are ``launch_fake_quantize``'s,
+    already laid out (contiguous 2-D ``x`` and ``out`` of ``out_dtype``, 0-d or (R,)
+    amax), and never empty (the caller skips an empty ``x``).
+    """
+    row_scaled = global_amax.numel() != 1
+    key = _fake_key(x, out_dtype, block, err_mode, e4m3_scale_bound, row_scaled)
+    return cached_under(FAKE_QUANTIZE_CACHE, key, x.device)

@@ -14,9 +14,11 @@ from .cache import CompileCache
 from .device import (
     DTYPE_NAMES,
     MAX_BLOCKS,
+    cached_under,
     capability,
     device_index,
     device_why_not,
+    kernel_amax,
     run_under,
     sm_count,
     verdict,
@@ -92,9 +94,9 @@ def nan_amax(x: torch.Tensor, dim: int | None = None) -> torch.Tensor:
     if why:
         raise RuntimeError(f"fos_cutedsl.nan_amax cannot run: {why}")
     if dim is None:
-        out = torch.empty(1, dtype=torch.float32, device=x.device)
+        out = torch.empty((), dtype=torch.float32, device=x.device)
         launch_nan_amax(x.reshape(1, x.numel()), out, False)
-        return out.reshape(())
+        return out
     out = torch.empty(x.shape[0], dtype=torch.float32, device=x.device)
     launch_nan_amax(x, out, True)
     return out
@@ -104,11 +106,12 @@ def launch_nan_amax(x2d: torch.Tensor, out_f32: torch.Tensor, per_row: bool) -> 
     """Run the amax kernel into the caller-owned float32 ``out_f32``.
 
     No checks: ``x2d`` is a contiguous, 16-byte aligned (R, C) CUDA tensor that
-    ``can_run_nan_amax`` accepts; ``out_f32`` is (1,) per tensor (zero-filled
-    here: the kernel max-reduces into it) or (R,) per row.
+    ``can_run_nan_amax`` accepts; ``out_f32`` has one element per tensor (0-d or
+    (1,); zero-filled here: the kernel max-reduces into it) or is (R,) per row.
     """
     rows, cols = x2d.shape
     if not per_row:
+        out_f32 = out_f32.reshape(())  # the kernel's 0-d output: a view
         out_f32.zero_()
         if x2d.numel() == 0:
             return
@@ -123,11 +126,28 @@ def launch_nan_amax(x2d: torch.Tensor, out_f32: torch.Tensor, per_row: bool) -> 
         return
     if x2d.stride() != (cols, 1):  # a size-1 dim may carry any stride in a contiguous tensor
         x2d = x2d.as_strided((rows, cols), (cols, 1))
+    run_under(AMAX_CACHE, _amax_key(x2d, per_row), x2d.device, x2d, out_f32)
+
+
+def _amax_key(x2d: torch.Tensor, per_row: bool):
     index = device_index(x2d.device)
     major, minor = capability(index)
-    arch = f"sm_{major}{minor}a"
-    key = _amax.AmaxKey(DTYPE_NAMES[x2d.dtype], bool(per_row), arch, sm_count(index))
-    run_under(AMAX_CACHE, key, x2d.device, x2d, out_f32)
+    return _amax.AmaxKey(
+        DTYPE_NAMES[x2d.dtype], bool(per_row), f"sm_{major}{minor}a", sm_count(index)
+    )
+
+
+def nan_amax_launcher(x2d: torch.Tensor, per_row: bool):
+    """The compiled amax kernel for ``x2d``'s dtype and device, as ``fn(x2d, out_f32)``.
+
+    ``quantize_launcher``'s counterpart: resolved once (compiled if new) for callers
+    that cache it per call signature. ``fn`` takes what the kernel does, with none of
+    ``launch_nan_amax``'s steps: ``x2d`` contiguous (canonical strides), 16-byte
+    aligned, never empty, its columns whole 16-byte vectors (per tensor, any (R, C) of
+    them: the kernel reads the vectors in memory order); ``out_f32`` 0-d and
+    zero-filled by the caller per tensor, (R,) per row.
+    """
+    return cached_under(AMAX_CACHE, _amax_key(x2d, per_row), x2d.device)
 
 
 def _dequantize_why_not(codes, scales, global_amax, e4m3_scale_bound, out_dtype) -> str:
@@ -195,7 +215,7 @@ def launch_dequantize(
     """Run the dequantize kernel into the caller-owned ``out`` (R, C) of the output dtype.
 
     No checks: the caller has checked ``can_run_dequantize``; ``out`` is
-    contiguous and 16-byte aligned; ``global_amax`` is float32 (1,) or (R,).
+    contiguous and 16-byte aligned; ``global_amax`` is float32 0-d or (R,).
     """
     rows, groups = scales_u8.shape
     if rows * groups == 0:
@@ -210,13 +230,33 @@ def launch_dequantize(
         scales_u8 = scales_u8.as_strided((rows, groups), (groups, 1))
     if out.stride() != (2 * half_cols, 1):
         out = out.as_strided((rows, 2 * half_cols), (2 * half_cols, 1))
-    amax = global_amax
-    if amax.dim() != 1 or amax.stride() != (1,):
-        amax = global_amax.reshape(-1)[: rows if row_scaled else 1]
-        amax = amax.as_strided((amax.shape[0],), (1,))
-    index = device_index(codes_u8.device)
-    major, minor = capability(index)
-    key = _dequantize.DequantizeKey(
-        DTYPE_NAMES[out.dtype], int(e4m3_scale_bound), row_scaled, f"sm_{major}{minor}a"
-    )
+    amax = kernel_amax(global_amax, rows, row_scaled)
+    key = _dequantize_key(codes_u8.device, out.dtype, e4m3_scale_bound, row_scaled)
     run_under(DEQUANTIZE_CACHE, key, codes_u8.device, codes_u8, scales_u8, amax, out)
+
+
+def _dequantize_key(device: torch.device, out_dtype, e4m3_scale_bound, row_scaled: bool):
+    major, minor = capability(device_index(device))
+    arch = f"sm_{major}{minor}a"
+    return _dequantize.DequantizeKey(
+        DTYPE_NAMES[out_dtype], int(e4m3_scale_bound), row_scaled, arch
+    )
+
+
+def dequantize_launcher(
+    codes_u8: torch.Tensor,
+    global_amax: torch.Tensor,
+    out_dtype: torch.dtype,
+    e4m3_scale_bound: int,
+):
+    """The compiled dequantize kernel for these arguments, as
+    ``fn(codes_u8 (R, C/2), scales_u8 (R, C/16), amax, out (R, C))``.
+
+    ``quantize_launcher``'s counterpart: resolved once (compiled if new) for callers
+    that cache it per call signature; ``fn``'s arguments are ``launch_dequantize``'s,
+    already laid out (contiguous 2-D, scales as uint8, 0-d or (R,) amax), and never
+    empty (the caller skips empty codes).
+    """
+    row_scaled = global_amax.numel() != 1
+    key = _dequantize_key(codes_u8.device, out_dtype, e4m3_scale_bound, row_scaled)
+    return cached_under(DEQUANTIZE_CACHE, key, codes_u8.device)

@@ -17,6 +17,14 @@ from .config import VariantKey
 from .disk_cache import DiskCache
 
 
+def direct_call(compiled: Any) -> Any:
+    """The function to call for ``compiled``: the ``tvm_ffi.Function`` inside a freshly
+    compiled one (whose Python ``__call__`` sorts keyword arguments first, host time on
+    every call), as a variant loaded from disk already is; any other as it is."""
+    inner = getattr(compiled, "_tvm_ffi_function", None)
+    return compiled if inner is None else inner
+
+
 class CompileCache:
     """Maps a key (a NamedTuple) to its compiled function, compiling on first use.
 
@@ -28,6 +36,7 @@ class CompileCache:
         self._compile = compile_fn
         self.disk = DiskCache(name) if name is not None else None
         self._compiled: dict[VariantKey, Any] = {}
+        self._owners: dict[VariantKey, Any] = {}  # what keeps each compiled function alive
         self._lock = threading.Lock()
 
     def get(self, key: VariantKey) -> Any:
@@ -38,10 +47,11 @@ class CompileCache:
                 fn = self._compiled.get(key)
                 if fn is None:
                     if self.disk is None:
-                        fn = self._compile(*key)
+                        compiled = self._compile(*key)
                     else:
-                        fn = self.disk.get(key, self._compile)
-                    self._compiled[key] = fn
+                        compiled = self.disk.get(key, self._compile)
+                    self._owners[key] = compiled
+                    fn = self._compiled[key] = direct_call(compiled)
         return fn
 
     def __contains__(self, key: VariantKey) -> bool:
@@ -54,3 +64,4 @@ class CompileCache:
         """Drop every compiled variant from memory (the disk keeps its copies)."""
         with self._lock:
             self._compiled.clear()
+            self._owners.clear()

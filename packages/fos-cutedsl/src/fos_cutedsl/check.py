@@ -11,7 +11,9 @@ SM100+ targets; no ``.ftz``, no approximate instruction (``div.approx``,
 ``grid_value``'s tagged ``fma.rn.f32 v, r, K, pj; // fos: exact-sum fma`` (a
 representable exact sum), the two tagged ones of the division by the
 constant D (``// fos: div-d fma``, checked on every input they take) and
-``choose_by_bound``'s tagged threshold (``// fos: bound fma``, a bound): every
+``choose_by_bound``'s tagged threshold (``// fos: bound fma``, a bound) and the
+mse fast path's tagged error sum ``fma.rn.f32 e, d, d, e; // fos: error fma``
+(an approximate error inside that bound): every
 other multiply and add is pinned by inline PTX, so any other fused
 multiply-add could only come from compiler contraction. The thread index must
 be widened to 64 bits before it forms an address.
@@ -81,6 +83,9 @@ _DIV_D_FMA = re.compile(
 _BOUND_FMA = re.compile(
     r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f37800000,\s*[%\w]+;\s*// fos: bound fma"
 )
+# The mse fast path's error sum RN(e + d d): an approximate error within choose_by_bound's
+# bound, not a rounding SPEC fixes (choice.add_square); the same register squared.
+_ERROR_FMA = re.compile(r"\bfma\.rn\.f32\s+[%\w]+,\s*([%\w]+),\s*\1,\s*[%\w]+;\s*// fos: error fma")
 # A 32-bit block or unit index times its groups (or bytes) widened to 64 bits before it
 # forms an address (``persistent``: the signed unit index, ``mul.wide.s32``).
 _WIDE_INDEX = re.compile(r"\bmul\.wide\.[su]32\s+%rd\d+,\s*%r\d+,\s*\d+;")
@@ -152,7 +157,10 @@ def audit_ptx(ptx: str, arch: str) -> tuple[list[str], dict[str, int]]:
     counts["exact-sum fma"] = len(_EXACT_SUM_FMA.findall(ptx))
     counts["div-d fma"] = len(_DIV_D_FMA.findall(ptx))
     counts["bound fma"] = len(_BOUND_FMA.findall(ptx))
-    pinned = sum(counts[k] for k in ("magic fma", "exact-sum fma", "div-d fma", "bound fma"))
+    counts["error fma"] = len(_ERROR_FMA.findall(ptx))
+    pinned = sum(
+        counts[k] for k in ("magic fma", "exact-sum fma", "div-d fma", "bound fma", "error fma")
+    )
     if len(_ANY_FMA.findall(ptx)) != pinned:
         failures.append("forbidden fma (not one of the pinned shapes)")
     if counts["div.rn.f32"] == 0:

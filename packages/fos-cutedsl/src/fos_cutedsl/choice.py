@@ -1,4 +1,4 @@
-"""The fast path's scales and its bounded choice between the two candidates.
+"""The fast path's scales, the candidates' error sums and the bounded choice between them.
 
 Step 1 (``global_scale``) and the shortcuts around it: ``div6`` (``a / 6``
 without a division), ``row_candidate`` with ``mantissa_scale`` and
@@ -16,13 +16,14 @@ from __future__ import annotations
 import math
 import struct
 
+import cutlass
 from cutlass import Float32, Int32
 from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
 from .config import CHOICE_ABSOLUTE as CHOICE_ABSOLUTE  # re-exported: the absolute margin
 from .e2m1 import DIV_D_FMA_TAG
-from .ieee import _asm, _f, _f32_hex, _i
+from .ieee import _asm, _f, _f32_hex, _i, abs_f32, add_rn, mul_rn
 
 
 @dsl_user_op
@@ -44,6 +45,8 @@ def global_scale(gamax, d, *, loc=None, ip=None) -> Float32:
 
 # Marks choose_by_bound's threshold fma (a bound with slack; ``check`` allows this shape).
 BOUND_FMA_TAG = "// fos: bound fma"
+# Marks the mse fast path's error-sum fma (``add_square``; ``check`` allows this shape).
+ERROR_FMA_TAG = "// fos: error fma"
 # choose_by_bound's relative margin (the absolute one is config.CHOICE_ABSOLUTE).
 
 
@@ -86,7 +89,8 @@ def choose_by_bound(p4, p6, y4, y6, margin, *, loc=None, ip=None) -> tuple[Int32
     """SPEC step 8's choice from approximate errors where a bound decides it: (pick4 mask, decided).
 
     ``p_k = RN(e_k y_k)`` with ``e_k`` the float32 sum of ``|RN(r_i - m_i)|``
-    (mae; ``RN(d d)`` for mse) in the candidate's own units ``m = RN(|x| inv)``.
+    (mae; for mse ``d d``, each term fused into its add: ``add_square``) in the
+    candidate's own units ``m = RN(|x| inv)``.
     Since ``inv y = 1`` and ``f g inv / D = 1`` within a few ulps (``s``,
     ``s_dec``, ``y``, ``inv`` normal: ``choice_margin``, ``bound_scale`` and the
     fast-ok flag), ``inv |V_i - |x_i|| = |r_i - m_i| + eps_i`` with
@@ -112,6 +116,38 @@ def choose_by_bound(p4, p6, y4, y6, margin, *, loc=None, ip=None) -> tuple[Int32
     pick4 = Int32(llvm.extractvalue(T.i32(), res, [0], loc=loc, ip=ip))
     decided = Int32(llvm.extractvalue(T.i32(), res, [1], loc=loc, ip=ip))
     return pick4, decided
+
+
+@dsl_user_op
+def add_square(err, d, *, loc=None, ip=None) -> Float32:
+    """``RN(err + d d)`` in one ``fma``: the mse fast path's approximate error sum.
+
+    SPEC rounds the square too (``RN(err + RN(d d))``, as the exact path does);
+    the fast error needs only to lie within ``choose_by_bound``'s bound of SPEC's,
+    and one rounding per term where two were counted keeps it within (fewer
+    roundings, each at most half an ulp of the same partial sum). One instruction
+    a term instead of two (``fast_model.bounded_choice`` models it exactly).
+    """
+    text = f"fma.rn.f32 $0, $1, $1, $2; {ERROR_FMA_TAG}\n"
+    return Float32(_asm(T.f32(), [_f(d, loc, ip), _f(err, loc, ip)], text, "=f,f,f"))
+
+
+def add_error(cfg, err, diff):
+    """SPEC step 6's running sum: ``err + |d|`` (mae) or ``err + d * d`` (mse).
+
+    ``err`` None is the sum's start: ``0 + |d|`` is ``|d|`` exactly (and ``0 + d d``
+    is ``d d``), so the fast path saves that add (ptxas folds the ``abs`` into the next).
+    """
+    term = abs_f32(diff) if cfg.err_mode == "mae" else mul_rn(diff, diff)
+    return term if err is None else add_rn(err, term)
+
+
+def add_fast_error(cfg, err, diff):
+    """The fast path's running sum: ``add_error``'s for mae, for mse ``RN(err + d d)``
+    in one fma (``choice.add_square``: an approximate error, within the bound)."""
+    if cutlass.const_expr(cfg.err_mode == "mae" or err is None):
+        return add_error(cfg, err, diff)
+    return add_square(err, diff)
 
 
 DIV6_LOW = 6.0 * 2.0**-124  # div6 matches div.rn for a = 0 and every a >= this

@@ -46,7 +46,7 @@ def compile_quantize(
     """Compile one variant once, against fake tensors with symbolic sizes.
 
     The result is called positionally with torch tensors
-    ``(x, global_amax (1,) or (R,), codes uint8, scales float8_e4m3fn)`` and runs on
+    ``(x, global_amax () or (R,), codes uint8, scales float8_e4m3fn)`` and runs on
     the current CUDA stream; one binary serves every shape. ``x`` must be
     contiguous with a 16-byte-aligned base; the codes and scales buffers as
     ``quantize`` allocates them. ``arch`` is a CuTe DSL arch string such as
@@ -62,7 +62,7 @@ def compile_quantize(
     groups = cute.sym_int64()
     fake = cute.runtime.make_fake_compact_tensor
     x = fake(cfg.element, (rows, cols), stride_order=(1, 0), assumed_align=16)
-    amax = fake(Float32, (rows if row_scaled else 1,), assumed_align=4)
+    amax = fake(Float32, (rows,) if row_scaled else (), assumed_align=4)
     codes = fake(Uint8, (rows, half_cols), stride_order=(1, 0), assumed_align=16)
     # float8_e4m3fn, so callers allocate the scales in their returned dtype (no view per
     # call); the kernels store bytes at raw addresses, the same PTX as a uint8 argument.
@@ -117,7 +117,7 @@ def compile_fake_quantize(
 ):
     """Compile one fake-quantize variant once, against fake tensors with symbolic sizes.
 
-    The result is called positionally with torch tensors ``(x, global_amax (1,)
+    The result is called positionally with torch tensors ``(x, global_amax ()
     or (R,), out)``: ``out`` (R, C) of ``out_dtype``, contiguous and 16-byte
     aligned, receives ``dequantize(quantize(x))``; codes and scales are never
     stored. Otherwise as ``compile_quantize``.
@@ -127,7 +127,7 @@ def compile_fake_quantize(
     cols = cute.sym_int64(divisibility=GROUP)
     fake = cute.runtime.make_fake_compact_tensor
     x = fake(cfg.element, (rows, cols), stride_order=(1, 0), assumed_align=16)
-    amax = fake(Float32, (rows if row_scaled else 1,), assumed_align=4)
+    amax = fake(Float32, (rows,) if row_scaled else (), assumed_align=4)
     out = fake(cfg.out_element, (rows, cols), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     options = compile_options(arch, cfg.ptxas_opt, extra_options)

@@ -43,6 +43,7 @@ from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from . import decode, ieee
 from .config import compile_options
+from .offsets import amax_vector
 
 GROUP = 16
 _DTYPES = {"bfloat16": cutlass.BFloat16, "float16": cutlass.Float16, "float32": cutlass.Float32}
@@ -104,10 +105,11 @@ class DequantizeKernel:
         self,
         mCodes: cute.Tensor,  # (R, C/2) uint8
         mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
-        mAmax: cute.Tensor,  # (1,) or (R,) float32
+        mAmax: cute.Tensor,  # () or (R,) float32
         mOut: cute.Tensor,  # (R, C) bf16/f16/f32, row-major
         stream: CUstream,
     ):
+        mAmax = amax_vector(mAmax)
         cfg = self.cfg
         groups_per_row = Int64(mScales.shape[1])
         halves = Int64(mScales.shape[0]) * groups_per_row * 2
@@ -221,7 +223,7 @@ def compile_dequantize(
     """Compile one dequantize variant once, against fake tensors with symbolic sizes.
 
     The result is called positionally with torch tensors ``(codes uint8 (R, C/2),
-    scales uint8 (R, C/16), global_amax float32 (1,) or (R,), out (R, C))`` on
+    scales uint8 (R, C/16), global_amax float32 () or (R,), out (R, C))`` on
     the current CUDA stream. Every tensor contiguous; codes and out 16-byte
     aligned, scales 2-byte aligned; at least one group (the launcher skips
     empty inputs). ``tuning`` sets ``DequantizeConfig``'s knobs (same bits).
@@ -234,7 +236,7 @@ def compile_dequantize(
     fake = cute.runtime.make_fake_compact_tensor
     codes = fake(Uint8, (rows, half_cols), stride_order=(1, 0), assumed_align=16)
     scales = fake(Uint8, (rows, groups), stride_order=(1, 0), assumed_align=2)
-    amax = fake(Float32, (rows if row_scaled else 1,), assumed_align=4)
+    amax = fake(Float32, (rows,) if row_scaled else (), assumed_align=4)
     out = fake(_DTYPES[out_dtype], (rows, cols), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     options = compile_options(arch, extra=extra_options)

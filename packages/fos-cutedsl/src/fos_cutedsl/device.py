@@ -47,6 +47,35 @@ def device_why_not(t: torch.Tensor) -> str:
     return ""
 
 
+def kernel_amax(global_amax: torch.Tensor, rows: int, row_scaled: bool) -> torch.Tensor:
+    """The amax as the compiled kernels take it: 0-d per tensor, a contiguous (R,) per
+    row (a view where ``global_amax`` is one already)."""
+    if not row_scaled:
+        return global_amax if global_amax.dim() == 0 else global_amax.reshape(())
+    if global_amax.dim() == 1 and global_amax.stride() == (1,):
+        return global_amax
+    amax = global_amax.reshape(-1)
+    if not amax.is_contiguous():  # ``can_run`` declines it; ``launch`` still copies right
+        amax = amax.contiguous()
+    return amax.as_strided((rows,), (1,))
+
+
+def cached_under(cache: CompileCache, key, device: torch.device):
+    """``key``'s compiled kernel (compiled once), called under ``device``: the kernel
+    itself when ``device`` is the current one, else a wrapper that switches to it."""
+    index = device_index(device)
+    if index == torch.cuda.current_device():
+        return cache.get(key)
+    with torch.cuda.device(index):
+        fn = cache.get(key)
+
+    def on_device(*args):
+        with torch.cuda.device(index):
+            fn(*args)
+
+    return on_device
+
+
 def run_under(cache: CompileCache, key, device: torch.device, *args) -> None:
     """Compile (once) and run ``key``'s kernel under ``device``."""
     index = device_index(device)

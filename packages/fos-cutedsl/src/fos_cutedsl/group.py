@@ -66,6 +66,8 @@ from cutlass.base_dsl import BaseDSL
 from cutlass.base_dsl.enums import Arch
 
 from .choice import (
+    add_error,
+    add_fast_error,
     bound_scale,
     choice_margin,
     choose_by_bound,
@@ -95,7 +97,6 @@ from .e2m1 import (
 from .fake import store_fake_group
 from .ieee import (
     abs_f32,
-    add_rn,
     as_f32,
     cvt_e4m3x2,
     div_rn,
@@ -371,7 +372,7 @@ def _fast_candidate(cfg, ax, inv):
     for i in range(GROUP):
         m = mul_rn(ax[i], inv)
         r.append(e2m1_round_magic(m, 2.0 * cfg.code_scale))
-        err = add_error(cfg, err, sub_rn(r[i], m))
+        err = add_fast_error(cfg, err, sub_rn(r[i], m))
     return [grid_codes(cfg, r[0:8]), grid_codes(cfg, r[8:16])], err
 
 
@@ -389,16 +390,6 @@ def select_codes(cfg, pick4, codes4, codes6):
         even = select_bits(pick4, codes4[0], codes6[0])
         return code_word(even, select_bits(pick4, codes4[1], codes6[1]))
     return select_bits(pick4, codes4, codes6)
-
-
-def add_error(cfg, err, diff):
-    """SPEC step 6's running sum: ``err + |d|`` (mae) or ``err + d * d`` (mse).
-
-    ``err`` None is the sum's start: ``0 + |d|`` is ``|d|`` exactly (and ``0 + d d``
-    is ``d d``), so the fast path saves that add (ptxas folds the ``abs`` into the next).
-    """
-    term = abs_f32(diff) if cfg.err_mode == "mae" else mul_rn(diff, diff)
-    return term if err is None else add_rn(err, term)
 
 
 def _exact_errors(cfg, ax, inv, k, j):

@@ -37,6 +37,14 @@ def expert_of_row(mOffsets: cute.Tensor, row: Int64) -> Int32:
     return lo
 
 
+def amax_vector(mAmax: cute.Tensor) -> cute.Tensor:
+    """The kernels' amax as the (1,) or (R,) tensor they index: a per-tensor amax
+    comes as a 0-d tensor (``nan_amax``'s result, passed with no view per call)."""
+    if len(mAmax.shape) == 0:
+        return cute.make_tensor(mAmax.iterator, cute.make_layout((1,), stride=(1,)))
+    return mAmax
+
+
 class RowAmax:
     """Row-scaled kernels' source of row ``r``'s global amax (read by ``amax_of_row``).
 

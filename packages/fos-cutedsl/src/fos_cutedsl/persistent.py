@@ -46,6 +46,7 @@ from .group import (
     store_group,
 )
 from .ieee import div_rn
+from .offsets import amax_vector
 
 WARP = 32
 
@@ -61,11 +62,12 @@ class PersistentKernel:
     def __call__(
         self,
         mX: cute.Tensor,  # (R, C) bf16/f16, row-major
-        mAmax: cute.Tensor,  # (1,) float32
+        mAmax: cute.Tensor,  # () float32
         mCodes: cute.Tensor,  # (R, C/2) uint8
         mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
         stream: CUstream,
     ):
+        mAmax = amax_vector(mAmax)
         unit = WARP * self.cfg.groups_per_thread
         total = Int64(mX.shape[0]) * (Int64(mX.shape[1]) // GROUP)
         units = (total + (unit - 1)) // unit

@@ -44,7 +44,7 @@ from .group import (
 )
 from .ieee import div_rn
 from .memory import prefetch_l2
-from .offsets import RowAmax, amax_of_row, expert_of_row
+from .offsets import RowAmax, amax_of_row, amax_vector, expert_of_row
 
 
 class QuantizeKernel:
@@ -57,11 +57,12 @@ class QuantizeKernel:
     def __call__(
         self,
         mX: cute.Tensor,  # (R, C) bf16/f16/f32, row-major
-        mAmax: cute.Tensor,  # (1,) or (R,) float32
+        mAmax: cute.Tensor,  # () or (R,) float32
         mCodes: cute.Tensor,  # (R, C/2) uint8
         mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
         stream: CUstream,
     ):
+        mAmax = amax_vector(mAmax)
         groups_per_row, total, grid = self.grid(mX)
         launch(self.cfg, self.kernel(mX, mAmax, mCodes, mScales, groups_per_row, total), grid,
                stream)  # fmt: skip

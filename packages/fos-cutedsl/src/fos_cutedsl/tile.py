@@ -1,8 +1,7 @@
 """16x16 tiles: one scale per 16x16 tile, with every load a whole cache line.
 
-Same arithmetic as the 1x16 kernels (``group``'s fast path and exact path,
-SPEC.md steps 1-8); what differs is how a tile's 256 elements are spread over
-lanes.
+Same arithmetic as the 1x16 kernels (``group``'s fast path and exact path, SPEC.md
+steps 1-8); what differs is how a tile's 256 elements are spread over lanes.
 
 Lane layout. A warp works on a *strip*: 16 rows x 128 bytes, i.e. 4 16-bit
 tiles or 2 float32 tiles side by side. Lane ``8 r4 + c8`` holds the 16 bytes
@@ -30,17 +29,16 @@ each CTA first asks L2 for the input of the CTA ``l2_ahead`` launches later,
 one 128-byte line per thread (``prefetch.global.L2``); with E4M3 codes it is
 slower, so it is off by default (``bench/NOTES.md``, "L2 prefetch").
 
-float32 stages its stores (``stage_stores``). A lane's codes are 2 bytes on
-each of 4 rows and its scale byte goes on 4 rows, so a warp's store
-instruction writes 16-byte or 2-byte pieces of 4 to 16 rows, which keeps L2
-busier than DRAM. Staged, each unit's codes and scale bytes go to shared
-memory (``_stage_unit``), and after the last unit (and the exact path) the
-CTA writes its rows out whole: 128 bytes of codes and 16 scale bytes a row
-(``_flush_stage``). 16-bit 16x16 is faster unstaged (``bench/NOTES.md``,
+float32 stages its stores (``stage_stores``). A lane's codes are 2 bytes on each of 4
+rows and its scale byte goes on 4 rows, so a warp's store instruction writes 16-byte or
+2-byte pieces of 4 to 16 rows, which keeps L2 busier than DRAM. Staged, each unit's
+codes and scale bytes go to shared memory (``_stage_unit``), and after the last unit
+(and the exact path) the CTA writes its rows out whole: 128 bytes of codes and 16 scale
+bytes a row (``_flush_stage``). 16-bit 16x16 is faster unstaged (``bench/NOTES.md``,
 "staged stores").
 
-Fake-quantize (``QuantizeConfig.fake``, never staged): each unit's x_hat,
-``E`` outputs on each of its 4 rows in 8- or 16-byte stores (``fake.store_fake_rows``).
+Fake-quantize (``QuantizeConfig.fake``, never staged): each unit's x_hat, ``E``
+outputs on each of its 4 rows in 8- or 16-byte stores (``fake.store_fake_rows``).
 
 Grid: CTA ``(x, y, z)`` takes strips ``[8 x, 8 x + 8)``, one per warp, and
 tile rows ``[b K, b K + K)`` with ``b = z * gridDim.y + y`` (``K`` =
@@ -56,12 +54,18 @@ import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
-from .choice import choice_margin, choose_by_bound, fast_path_fails, global_scale
+from .choice import (
+    add_error,
+    add_fast_error,
+    choice_margin,
+    choose_by_bound,
+    fast_path_fails,
+    global_scale,
+)
 from .config import GROUP, TABLE, QuantizeConfig, launch
 from .e2m1 import e2m1_round_magic, with_signs
 from .fake import store_fake_rows
 from .group import (
-    add_error,
     block_amax,
     block_amax_fast,
     build_scale_table,
@@ -88,7 +92,7 @@ from .ieee import (
     sub_rn,
 )
 from .memory import load_shared, prefetch_line_l2, reload_v4, store_if, store_shared
-from .offsets import RowAmax, amax_of_row
+from .offsets import RowAmax, amax_of_row, amax_vector
 
 ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
 WARPS = 8  # 256 threads: one strip per warp
@@ -116,11 +120,12 @@ class TileKernel:
     def __call__(
         self,
         mX: cute.Tensor,  # (R, C) bf16/f16/f32, row-major, R % 16 == 0
-        mAmax: cute.Tensor,  # (1,) float32
+        mAmax: cute.Tensor,  # () float32
         mCodes: cute.Tensor,  # (R, C/2) uint8
         mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
         stream: CUstream,
     ):
+        mAmax = amax_vector(mAmax)
         tile_rows, tile_cols, grid = self.grid(mX)
         launch(self.cfg, self.kernel(mX, mAmax, mCodes, mScales, tile_rows, tile_cols), grid,
                stream)  # fmt: skip
@@ -472,7 +477,7 @@ def _fast_candidates(cfg, words, inv4, inv6):
             for inv, r, rows in ((inv4, r4, rows4), (inv6, r6, rows6)):
                 m = mul_rn(ax, inv)
                 r.append(e2m1_round_magic(m, 2.0 * cfg.code_scale))
-                rows[row] = add_error(cfg, rows[row], sub_rn(r[-1], m))
+                rows[row] = add_fast_error(cfg, rows[row], sub_rn(r[-1], m))
         codes4.append(grid_codes(cfg, r4))
         codes6.append(grid_codes(cfg, r6))
     return codes4, codes6, rows4, rows6, signs

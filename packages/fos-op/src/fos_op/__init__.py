@@ -27,7 +27,7 @@ from .api import (
 from .dispatch import Decision, FallbackError
 from .plan import PLANS
 
-__version__ = "0.3.1"
+__version__ = "0.4.0"
 
 __all__ = [
     "PLANS",

@@ -55,8 +55,8 @@ class Decision:
         return f"{self.path}: {self.reason}"
 
 
-#: The oldest fos-cutedsl whose launchers this fos-op calls (float8 scales: 0.5).
-MIN_CUTEDSL = (0, 5)
+#: The oldest fos-cutedsl whose launchers this fos-op calls (0-d per-tensor amax: 0.6).
+MIN_CUTEDSL = (0, 6)
 
 
 @functools.cache

@@ -61,6 +61,66 @@ def _vec(t: torch.Tensor, n: int) -> torch.Tensor:
     return t.as_strided((n,), (1,))
 
 
+def _kernel_amax(t: torch.Tensor, n: int) -> torch.Tensor:
+    """A one-element or n-element float32 amax as the compiled kernels take it: 0-d per
+    tensor (n == 1), a contiguous (n,) vector per row; a view where it is one."""
+    if n == 1:
+        return t if t.dim() == 0 else t.reshape(())
+    return _vec(t, n)
+
+
+def _laid_out_fn(t: torch.Tensor, rows: int, cols: int) -> Callable:
+    """``fn(t) -> t2d``: a call's tensor as ``laid_out`` makes it, for a plan built on
+    ``t``: one with the plan's (rows, cols) strides passes straight if 16-byte aligned."""
+    direct = t.dim() == 2 and t.stride() == (cols, 1)
+
+    def fn(t: torch.Tensor) -> torch.Tensor:
+        if direct and t.data_ptr() % ALIGN_BYTES == 0:
+            return t
+        return laid_out(t, rows, cols)
+
+    return fn
+
+
+def _amax_direct(global_amax: torch.Tensor) -> bool:
+    """Whether ``global_amax`` is already as ``_kernel_amax`` makes it (passed straight)."""
+    if global_amax.numel() == 1:
+        return global_amax.dim() == 0
+    return global_amax.dim() == 1 and global_amax.stride() == (1,)
+
+
+def _kernel_amax_fn(global_amax: torch.Tensor) -> Callable:
+    """``fn(g) -> g``: a call's amax as ``_kernel_amax`` makes it, for a plan built on
+    ``global_amax`` (its layout decided here once)."""
+    if _amax_direct(global_amax):
+        return lambda g: g
+    n = global_amax.numel()
+    return lambda g: _kernel_amax(g, n)
+
+
+def _kernel_inputs(x: torch.Tensor, global_amax: torch.Tensor, rows: int, cols: int) -> Callable:
+    """``fn(x, g) -> (x2d, g)``: a quantize call's inputs in the kernel's layout."""
+    x_in, amax_in = _laid_out_fn(x, rows, cols), _kernel_amax_fn(global_amax)
+    return lambda x, g: (x_in(x), amax_in(g))
+
+
+def _template(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """A tensor whose ``torch.empty_like`` is a new contiguous tensor of ``shape``: the
+    allocation with the fewest arguments to parse per call. One element expanded where
+    ``empty_like`` makes that contiguous, else a real contiguous tensor of ``shape``
+    (never a wrong layout; only the plan's memory differs)."""
+    like = torch.empty((), dtype=dtype, device=device).expand(shape)
+    want = _contiguous_strides(shape)
+    if torch.empty_like(like).stride() == want:
+        return like
+    return torch.empty_strided(shape, want, dtype=dtype, device=device)
+
+
+def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The strides of a contiguous tensor of ``shape``, as torch makes them."""
+    return torch.empty(shape, device="meta").stride()
+
+
 def _env(t: torch.Tensor) -> Hashable:
     """What else a plan depends on: the kernel source and, for CUDA, the current device."""
     cuda = isinstance(t, torch.Tensor) and t.is_cuda
@@ -135,11 +195,25 @@ def _nan_amax_plan(x: torch.Tensor, dim: int | None, strict: bool | None) -> Cal
     verdict = module.can_run_nan_amax(laid_out(x, rows, cols), 1 if per_row else None)
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
-    launch = module.launch_nan_amax
+    # As the quantize plan: the compiled kernel resolved once, the output allocated by
+    # ``empty_like`` of a template, inputs already in the kernel's layout passed straight.
+    # Per tensor the kernel reads whole 16-byte vectors in memory order, so any (R, C) of
+    # them goes as it is and anything else as rows of one vector.
+    per_vector = ALIGN_BYTES // x.element_size()
+    if per_row or cols % per_vector == 0:
+        x_in = _laid_out_fn(x, rows, cols)
+    else:
+        x_in = _laid_out_fn(x, x.numel() // per_vector, per_vector)
+    fn = module.nan_amax_launcher(x_in(x), per_row)
+    like = amax_output(x.to("meta"), dim)
+    out_like = _template(tuple(like.shape), torch.float32, x.device)
+    flat = like.dim() <= 1  # 0-d per tensor, (R,) per row of a 2-D x
 
     def run(x: torch.Tensor) -> torch.Tensor:
-        out = amax_output(x, dim)
-        launch(laid_out(x, rows, cols), _vec(out, rows if per_row else 1), per_row)
+        out = torch.empty_like(out_like)
+        if not per_row:
+            out.zero_()  # the kernel max-reduces into it
+        fn(x_in(x), out if flat else out.view(rows))
         return out
 
     return run
@@ -148,7 +222,7 @@ def _nan_amax_plan(x: torch.Tensor, dim: int | None, strict: bool | None) -> Cal
 def nan_amax(x: torch.Tensor, dim: int | None, strict: bool | None) -> torch.Tensor:
     """``fos_reference.nan_amax``'s bits: the kernel per tensor / per row where it runs."""
     key = ("nan_amax", tensor_key(x), _typed(dim), strict, _env(x))
-    return PLANS.get(key, lambda: _nan_amax_plan(x, dim, strict))(x)
+    return PLANS.get(key, _nan_amax_plan, x, dim, strict)(x)
 
 
 # --------------------------------------------------------------------------- quantize
@@ -158,13 +232,6 @@ def resolve_quantize(x, global_amax, block, err_mode, e4m3_scale_bound) -> Decis
     """Validate ``quantize``'s arguments and decide its path."""
     check_quantize_args(x, global_amax, block, err_mode, e4m3_scale_bound)
     return decide(x, "quantize")
-
-
-def _quantize_launcher(module, x2, amax, block, err_mode, bound) -> Callable:
-    make = getattr(module, "quantize_launcher", None)
-    if make is not None:  # the compiled kernel, resolved once per plan
-        return make(x2, amax, block, err_mode, bound)
-    return lambda x, g, c, s: module.launch(x, g, c, s, block, err_mode, bound)
 
 
 def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
@@ -183,29 +250,24 @@ def _quantize_plan(x, global_amax, block, err_mode, bound, strict) -> Callable:
     verdict = module.can_run(x2, g1, **knobs)
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
-    launch = _quantize_launcher(module, x2, g1, block, err_mode, bound)
-    # Inputs already in the kernel's layout go straight in; outputs are allocated
-    # in it (2-D x: no reshaping views at all). ``empty_strided`` with the shapes
-    # and strides made here parses the fewest arguments per call.
+    launch = module.quantize_launcher(x2, _kernel_amax(global_amax, n), block, err_mode, bound)
+    # Inputs already in the kernel's layout go straight in (checked inline: the
+    # most frequent call); outputs are allocated in it (2-D x: no reshaping views).
     x_direct = x.dim() == 2 and x.stride() == (cols, 1)
-    g_direct = global_amax.dim() == 1 and global_amax.stride() == (1,)
-    g_scalar = global_amax.dim() == 0
+    g_direct = _amax_direct(global_amax)
     flat = x.dim() == 2
     lead, device = tuple(x.shape[:-1]), x.device
     codes_shape, scales_shape = (*lead, cols // 2), (*lead, cols // 16)
-    codes_strides = torch.empty(codes_shape, device="meta").stride()
-    scales_strides = torch.empty(scales_shape, device="meta").stride()
-    u8, f8, empty = torch.uint8, torch.float8_e4m3fn, torch.empty_strided
+    codes_like = _template(codes_shape, torch.uint8, device)
+    scales_like = _template(scales_shape, torch.float8_e4m3fn, device)
+    empty_like = torch.empty_like
 
     def run(x: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        codes = empty(codes_shape, codes_strides, dtype=u8, device=device)
-        scales = empty(scales_shape, scales_strides, dtype=f8, device=device)
+        codes, scales = empty_like(codes_like), empty_like(scales_like)
         if not (x_direct and x.data_ptr() % ALIGN_BYTES == 0):
             x = laid_out(x, rows, cols)
-        if g_scalar:
-            g = g.view(1)
-        elif not g_direct:
-            g = _vec(g, n)
+        if not g_direct:
+            g = _kernel_amax(g, n)
         if flat:
             launch(x, g, codes, scales)
         else:
@@ -219,13 +281,18 @@ def quantize(x, global_amax, block, err_mode, e4m3_scale_bound, strict):
     """``fos_reference.quantize``'s bits: the kernel where it runs."""
     g = global_amax
     bound = e4m3_scale_bound
-    try:  # ``tensor_key``, ``_typed`` and ``_env`` inline and flat: the most frequent call
+    # The most frequent call: ``tensor_key``, ``_typed`` and ``_env`` inline and flat
+    # (the current device as ``torch.cuda.current_device`` reads it, once CUDA is up).
+    try:
         key = ("quantize", x.shape, x.stride(), x.dtype, x.device, g.shape, g.stride(),
                g.dtype, g.device, block, err_mode, type(bound), bound, strict,
-               dispatch.cutedsl, torch.cuda.current_device() if x.is_cuda else None)  # fmt: skip
-    except (AttributeError, RuntimeError):  # not a strided tensor: validation raises
-        return _quantize_plan(x, g, block, err_mode, bound, strict)(x, g)
-    return PLANS.get(key, _quantize_plan, x, g, block, err_mode, bound, strict)(x, g)
+               dispatch.cutedsl, torch._C._cuda_getDevice() if x.is_cuda else None)  # fmt: skip
+        plan = PLANS.lookup(key)
+    except (AttributeError, RuntimeError, TypeError):  # not strided, an unhashable knob
+        return _quantize_plan(x, g, block, err_mode, bound, strict)(x, g)  # validation raises
+    if plan is None:
+        plan = PLANS.get(key, _quantize_plan, x, g, block, err_mode, bound, strict)
+    return plan(x, g)
 
 
 # --------------------------------------------------------------------------- quantize_with_amax
@@ -327,17 +394,28 @@ def _dequantize_plan(codes, scales, global_amax, bound, out_dtype, strict) -> Ca
     verdict = module.can_run_dequantize(*inputs, e4m3_scale_bound=bound, out_dtype=out_dtype)
     if not verdict[0]:
         return fallback(refused(verdict), codes, strict, reference)
-    launch = module.launch_dequantize
+    # As the quantize plan: the compiled kernel resolved once, the output allocated by
+    # ``empty_like`` of a template, inputs already in the kernel's layout passed straight.
+    groups = half_cols // 8
+    empty = rows * half_cols == 0  # nothing to launch
+    compiled = (
+        None
+        if empty
+        else module.dequantize_launcher(inputs[0], _kernel_amax(global_amax, n), out_dtype, bound)
+    )
+    like = dequantize_output(codes.to("meta"), out_dtype)
+    out_like = _template(tuple(like.shape), out_dtype, codes.device)
+    codes_in = _laid_out_fn(codes, rows, half_cols)
+    scales_in = _laid_out_fn(scales.view(torch.uint8), rows, groups)
+    amax_in = _kernel_amax_fn(global_amax)
+    flat = codes.dim() == 2
+    u8 = torch.uint8
 
     def run(c: torch.Tensor, s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
-        out = dequantize_output(c, out_dtype)
-        launch(
-            laid_out(c, rows, half_cols),
-            laid_out(s.view(torch.uint8), rows, half_cols // 8),
-            _vec(g, n),
-            out.as_strided((rows, half_cols * 2), (half_cols * 2, 1)),
-            bound,
-        )
+        out = torch.empty_like(out_like)
+        if not empty:
+            out2 = out if flat else out.view(rows, 2 * half_cols)
+            compiled(codes_in(c), scales_in(s.view(u8)), amax_in(g), out2)
         return out
 
     return run
@@ -348,10 +426,10 @@ def dequantize(codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict):
     key = ("dequantize", tensor_key(codes), tensor_key(scales), tensor_key(global_amax),
            _typed(e4m3_scale_bound), out_dtype, strict, _env(codes))  # fmt: skip
 
-    def build() -> Callable:
-        return _dequantize_plan(codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict)
-
-    return PLANS.get(key, build)(codes, scales, global_amax)
+    plan = PLANS.get(
+        key, _dequantize_plan, codes, scales, global_amax, e4m3_scale_bound, out_dtype, strict
+    )
+    return plan(codes, scales, global_amax)
 
 
 # --------------------------------------------------------------------------- fake_quantize
@@ -380,15 +458,26 @@ def _fake_quantize_plan(x, global_amax, block, err_mode, bound, out_dtype, stric
     )
     if not verdict[0]:
         return fallback(refused(verdict), x, strict, reference)
-    launch = module.launch_fake_quantize
+    # As the quantize plan: the compiled kernel resolved once, the output allocated by
+    # ``empty_like`` of a template, inputs already laid out passed straight.
+    empty = rows * cols == 0  # nothing to launch
+    compiled = None if empty else module.fake_quantize_launcher(
+        laid_out(x, rows, cols), _kernel_amax(global_amax, n), out_dtype or x.dtype,
+        block, err_mode, bound,
+    )  # fmt: skip
+    like = fake_quantize_output(x.to("meta"), out_dtype)
+    out_like = _template(tuple(like.shape), like.dtype, x.device)
+    inputs = _kernel_inputs(x, global_amax, rows, cols)
+    flat = x.dim() == 2
 
-    def run(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
-        out = fake_quantize_output(x, out_dtype)
-        launch(laid_out(x, rows, cols), _vec(g, n), out.as_strided((rows, cols), (cols, 1)),
-               block, err_mode, bound)  # fmt: skip
+    def run_compiled(x: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_like(out_like)
+        if not empty:
+            x, g = inputs(x, g)
+            compiled(x, g, out if flat else out.view(rows, cols))
         return out
 
-    return run
+    return run_compiled
 
 
 def fake_quantize(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict):
@@ -398,9 +487,8 @@ def fake_quantize(x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, 
     key = ("fake_quantize", tensor_key(x), tensor_key(global_amax), block, err_mode,
            _typed(e4m3_scale_bound), out_dtype, strict, _env(x))  # fmt: skip
 
-    def build() -> Callable:
-        return _fake_quantize_plan(
-            x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype, strict
-        )
-
-    return PLANS.get(key, build)(x, global_amax)
+    plan = PLANS.get(
+        key, _fake_quantize_plan, x, global_amax, block, err_mode, e4m3_scale_bound, out_dtype,
+        strict,
+    )  # fmt: skip
+    return plan(x, global_amax)

@@ -1,6 +1,7 @@
 """Build, check and time kernel tuning variants in one GPU call.
 
-    python bench/variants.py [--rows 32768 --cols 7168] [--out DIR] [--defaults]
+    python bench/variants.py [--shapes 32768x7168,8192x4096] [--out DIR]
+                             [--defaults | --sweep small-shapes]
 
 Each variant is ``fos_cutedsl.compile.compile_quantize`` with some of
 ``QuantizeConfig``'s tuning knobs set (same bits, other speed). Before a
@@ -8,7 +9,10 @@ variant is timed its bits are compared with ``fos_reference`` on random
 normals and on random bit patterns (NaN, Inf, subnormals: the exact path);
 a variant that differs is reported and not timed. Times are do_bench
 medians with the L2 flushed, against the device-to-device copy measured in
-the same run. Writes ``variants.json`` to ``--out`` (default ``$OUT`` or .).
+the same run, on every shape of ``--shapes`` (one compile per variant).
+``--sweep small-shapes`` times the 16x16, row-scaled and persistent knobs
+around their defaults, which were tuned at 32768 rows (issue 27 asks for
+8192 x 4096 too). Writes ``variants.json`` to ``--out`` (default ``$OUT`` or .).
 """
 
 from __future__ import annotations
@@ -62,9 +66,13 @@ def check_inputs(dtype: torch.dtype, gen: torch.Generator, block: str) -> list[t
     return [normal, bits, normal * 1e-30, normal * 1e30, odd]
 
 
+def amax_of(x: torch.Tensor, row_scaled: bool) -> torch.Tensor:
+    """The amax as a compiled variant takes it: (R,) row-scaled, 0-d per tensor."""
+    return fos_reference.nan_amax(x, dim=1) if row_scaled else fos_reference.nan_amax(x)
+
+
 def bits_match(fn, x, row_scaled, block, err_mode) -> bool:
-    gamax = fos_reference.nan_amax(x, dim=1) if row_scaled else fos_reference.nan_amax(x)
-    gamax = gamax.reshape(-1)
+    gamax = amax_of(x, row_scaled)
     rows, cols = x.shape
     codes = torch.full((rows, cols // 2), 0xAB, dtype=torch.uint8, device="cuda")
     scales = torch.full((rows, cols // 16), 0xAB, dtype=torch.uint8, device="cuda")
@@ -75,45 +83,83 @@ def bits_match(fn, x, row_scaled, block, err_mode) -> bool:
     return torch.equal(codes, want_codes) and torch.equal(scales, want_scales.view(torch.uint8))
 
 
+def small_shape_sweep() -> tuple:
+    """16x16 units a thread and CTAs per SM, row-scaled CTA size and groups, persistent
+    groups a lane: the knobs that set the grid and the wave count at small shapes."""
+    out = [("default", *BF16_16X16, {})]
+    for units in (1, 2, 4, 6):
+        out.append((f"{units} units", *BF16_16X16, {"groups_per_thread": units}))
+    for blocks in (2, 4):
+        out.append((f"3 units {blocks}/SM", *BF16_16X16, {"min_blocks": blocks}))
+    for units in (2, 4):
+        tuning = {"groups_per_thread": units, "min_blocks": 4}
+        out.append((f"{units} units 4/SM", *BF16_16X16, tuning))
+    out.append(("default", *BF16_ROW, {}))
+    for threads in (128, 256):
+        out.append((f"{threads} thr", *BF16_ROW, {"threads": threads}))
+    for groups in (2, 8):
+        out.append((f"{groups} groups", *BF16_ROW, {"groups_per_thread": groups}))
+    out.append(("default", *BF16_1X16, {}))
+    for groups in (2, 3, 6):
+        out.append((f"{groups} groups", *BF16_1X16, {"groups_per_thread": groups}))
+    out.append(("per CTA", *BF16_1X16, {"persistent": False}))
+    return tuple(out)
+
+
+def parse_shapes(text: str) -> list[tuple[int, int]]:
+    shapes = []
+    for item in text.split(","):
+        rows, cols = item.lower().split("x")
+        shapes.append((int(rows), int(cols)))
+    return shapes
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=32768)
-    parser.add_argument("--cols", type=int, default=7168)
+    parser.add_argument("--shapes", default="32768x7168", help="RxC[,RxC...]")
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
-    parser.add_argument("--defaults", action="store_true", help="only the default knobs, per mode")
+    chosen_set = parser.add_mutually_exclusive_group()
+    chosen_set.add_argument("--defaults", action="store_true", help="only the default knobs")
+    chosen_set.add_argument("--sweep", choices=["small-shapes"], help="a knob sweep")
     args = parser.parse_args()
+    shapes = parse_shapes(args.shapes)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     roof = copy_tbps("cuda")
     print(f"copy roofline: {roof:.2f} TB/s", flush=True)
     gen = torch.Generator(device="cuda").manual_seed(1)
     rows_out = []
-    chosen = [v for v in VARIANTS if v[0] == "default"] if args.defaults else VARIANTS
+    if args.sweep:
+        chosen = small_shape_sweep()
+    else:
+        chosen = [v for v in VARIANTS if v[0] == "default"] if args.defaults else VARIANTS
     for label, dtype, block, row_scaled, err_mode, tuning in chosen:
         fn = compile_quantize(dtype, block, err_mode, 256, row_scaled, arch, **tuning)
         tdtype = DTYPES[dtype]
         exact = all(
             bits_match(fn, x, row_scaled, block, err_mode) for x in check_inputs(tdtype, gen, block)
         )
-        x = torch.randn(args.rows, args.cols, device="cuda", generator=gen).to(tdtype)
-        exact = exact and bits_match(fn, x, row_scaled, block, err_mode)
-        gamax = fos_reference.nan_amax(x, dim=1) if row_scaled else fos_reference.nan_amax(x)
-        gamax = gamax.reshape(-1)
-        codes = torch.empty((args.rows, args.cols // 2), dtype=torch.uint8, device="cuda")
-        scales = torch.empty((args.rows, args.cols // 16), dtype=torch.float8_e4m3fn, device="cuda")
-        args_ = (x, gamax, codes, scales)
-        us = time_us(lambda f=fn, a=args_: f(*a), "cuda", reps=20) if exact else None
-        nbytes = x.numel() * tdtype.itemsize + codes.numel() + scales.numel()
-        pct = None if us is None else 100 * nbytes / (us * 1e-6) / 1e12 / roof
         mode = f"{dtype} {block} {'row' if row_scaled else 'tensor'} {err_mode}"
-        rows_out.append(
-            {"variant": label, "mode": mode, "tuning": tuning, "exact": exact, "us": us, "pct": pct}
-        )
-        shown = "NOT EXACT" if us is None else f"{us:8.1f} us {pct:5.1f}% of copy"
-        print(f"{mode:34s} {label:16s} {shown}", flush=True)
+        for rows, cols in shapes:
+            x = torch.randn(rows, cols, device="cuda", generator=gen).to(tdtype)
+            exact = exact and bits_match(fn, x, row_scaled, block, err_mode)
+            gamax = amax_of(x, row_scaled)
+            codes = torch.empty((rows, cols // 2), dtype=torch.uint8, device="cuda")
+            scales = torch.empty((rows, cols // 16), dtype=torch.float8_e4m3fn, device="cuda")
+            args_ = (x, gamax, codes, scales)
+            us = time_us(lambda f=fn, a=args_: f(*a), "cuda", reps=20) if exact else None
+            nbytes = x.numel() * tdtype.itemsize + codes.numel() + scales.numel()
+            pct = None if us is None else 100 * nbytes / (us * 1e-6) / 1e12 / roof
+            rows_out.append(
+                {"variant": label, "mode": mode, "shape": [rows, cols], "tuning": tuning,
+                 "exact": exact, "us": us, "pct": pct}
+            )  # fmt: skip
+            shown = "NOT EXACT" if us is None else f"{us:8.1f} us {pct:5.1f}% of copy"
+            print(f"{rows:6d}x{cols:<5d} {mode:30s} {label:16s} {shown}", flush=True)
+            del x, codes, scales, args_
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "device": torch.cuda.get_device_name(),
-        "shape": [args.rows, args.cols],
+        "shapes": [list(s) for s in shapes],
         "copy_tbps": roof,
         "variants": rows_out,
     }

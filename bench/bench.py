@@ -507,6 +507,33 @@ def budget_us(fn, budget_ms: float, flush: Callable | None) -> float:
     return event_median_us(fn, reps, flush)
 
 
+def back_to_back_us(fn, n: int = 20, reps: int = 15) -> float:
+    """Time of ``fn`` inside a stream of work: one graph of ``n`` (flush, ``fn``) pairs,
+    minus one graph of ``n`` flushes alone, over ``n``. Unlike one event pair around each
+    replay, it leaves out the replay's launch and the events; it keeps the gap between
+    dependent kernels, which a training step pays too. Medians of ``reps`` replays each,
+    the two graphs alternating."""
+    flush = current_flush()
+
+    def capture(body) -> torch.cuda.CUDAGraph:
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for _ in range(n):
+                body()
+        return graph
+
+    pairs = capture(lambda: (flush(), fn()))
+    alone = capture(flush)
+    samples: dict[str, list[float]] = {"pairs": [], "alone": []}
+    for _ in range(reps + 1):  # the first round warms both graphs up
+        for name, graph in (("pairs", pairs), ("alone", alone)):
+            samples[name].append(event_median_us(graph.replay, 1))
+    del pairs, alone
+    pairs_us = statistics.median(samples["pairs"][1:])
+    alone_us = statistics.median(samples["alone"][1:])
+    return (pairs_us - alone_us) / n
+
+
 def hot_us(fn, budget_ms: float) -> float:
     """Median time without flushing L2 (x stays cached from the previous run)."""
     return budget_us(fn, budget_ms, None)

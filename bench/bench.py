@@ -46,7 +46,11 @@ is written back inside the timed run; ``--flush dirty`` for the write alone,
 replay without the flush, so x is in L2 from the previous replay (as an
 activation just written). The copy roofline (a 2 GiB device-to-device copy,
 bytes read + written, the same flush) is measured at the start of each run;
-``pct_of_copy`` = the op's bytes / time over it.
+``pct_of_copy`` = the op's bytes / time over it. ``--back-to-back`` also times each
+graph-replayed fos row flushed as ``back_to_back_us`` (n flush + op pairs in one graph,
+minus n flushes): that leaves out each replay's launch and event pair, about 2.5 us on
+the H200, which one event pair per replay charges to the op (``us_back_to_back``,
+``pct_of_copy_back_to_back``; ``bench/NOTES.md``, v25).
 
     python bench/bench.py                        # the full GPU sweep (~3 min on an H200)
     python bench/bench.py --quick                # one shape per op, bf16
@@ -173,6 +177,10 @@ class Record(Case):
     pct_of_copy: float | None  # from us; None on a CPU
     pct_of_copy_min: float | None  # from us_max: the worst buffer
     bitwise_equal: bool | None  # None: not comparable (another format)
+    # ``back_to_back_us`` (``--back-to-back``; graph-timed fos rows, L2 flushed): the
+    # median over buffers, without each replay's launch and event pair.
+    us_back_to_back: float | None = None
+    pct_of_copy_back_to_back: float | None = None
     speedup_vs_reference: float | None = None
     speedup_vs_reference_compiled: float | None = None
     note: str | None = None
@@ -654,6 +662,7 @@ def run_case(case: Case, args, device: str, roof: float | None, peers: Peers, fl
     """Check each implementation's bits on each buffer, time the exact fos ones and every peer."""
     buffers = args.buffers if device == "cuda" else 1
     times: dict[str, list[float]] = {}
+    back_to_back: dict[str, list[float]] = {}
     equal: dict[str, bool | None] = {}
     timing: dict[str, str] = {}
     notes: dict[str, str] = {}
@@ -701,15 +710,18 @@ def run_case(case: Case, args, device: str, roof: float | None, peers: Peers, fl
                 us = time_us(fn, device, 1) if device == "cpu" else event_median_us(fn, 3, flush)
             else:
                 us = time_us(timed, device, args.reps, flush=not hot)
+                if args.back_to_back and is_fos and how == "graph" and not hot:
+                    back_to_back.setdefault(impl, []).append(back_to_back_us(timed))
             times.setdefault(impl, []).append(us)
         del want
     del kept
     if device == "cuda":
         torch.cuda.empty_cache()
-    return _records(case, run, times, equal, timing, notes, roof), failures
+    records = _records(case, run, times, equal, timing, notes, roof, back_to_back)
+    return records, failures
 
 
-def _records(case, run, times, equal, timing, notes, roof) -> list[Record]:
+def _records(case, run, times, equal, timing, notes, roof, back_to_back) -> list[Record]:
     """One record per implementation; fos rows that differed anywhere get no time."""
 
     def pct(us: float | None) -> float | None:
@@ -721,11 +733,14 @@ def _records(case, run, times, equal, timing, notes, roof) -> list[Record]:
         us_all = [] if exact is False and _is_fos(impl) else times.get(impl, [])
         us = statistics.median(us_all) if us_all else None
         us_max = max(us_all) if us_all else None
+        b2b = back_to_back.get(impl) if us_all else None
+        b2b = statistics.median(b2b) if b2b else None
         records.append(
             Record(**asdict(case), impl=impl, timing=timing.get(impl, "-"), run=run,
                    buffers=len(us_all), us=us, us_min=min(us_all) if us_all else None,
                    us_max=us_max, tbps=case.bytes_moved / (us * 1e6) if us else None,
                    pct_of_copy=pct(us), pct_of_copy_min=pct(us_max), bitwise_equal=exact,
+                   us_back_to_back=b2b, pct_of_copy_back_to_back=pct(b2b),
                    speedup_vs_reference=_ratio(medians.get("reference"), us),
                    speedup_vs_reference_compiled=_ratio(medians.get("reference_compiled"), us),
                    note=notes.get(impl))
@@ -744,16 +759,18 @@ def print_table(rows: list[dict]) -> None:
     """One line per (case, impl): the aggregated rows (``summary.aggregate``)."""
     print(f"{'op':>17} {'shape':>11} {'dtype':>8} {'block':>5} {'amax':>6} {'err':>3} "
           f"{'l2':>7} {'impl':>18} {'us':>9} {'min-max us':>15} {'%copy':>6} {'worst':>6} "
-          "exact")  # fmt: skip
+          f"{'b2b%':>6} exact")  # fmt: skip
     for r in rows:
         us = f"{r['us']:9.1f}" if r["us"] is not None else "        -"
         spread = f"{r['us_min']:.1f}-{r['us_max']:.1f}" if r["us"] is not None else "-"
         pct = f"{r['pct_of_copy']:6.1f}" if r["pct_of_copy"] is not None else "     -"
         worst = f"{r['pct_of_copy_min']:6.1f}" if r["pct_of_copy_min"] is not None else "     -"
+        b2b = r.get("pct_of_copy_back_to_back")
+        b2b = f"{b2b:6.1f}" if b2b is not None else "     -"
         exact = {None: "-", True: "yes", False: "NO"}[r["bitwise_equal"]]
         line = (f"{r['op']:>17} {r['rows']:>5}x{r['cols']:<5} {r['dtype']:>8} {r['block']:>5} "
                 f"{'row' if r['row_scaled'] else 'tensor':>6} {r['err_mode']:>3} {r['l2']:>7} "
-                f"{r['impl']:>18} {us} {spread:>15} {pct} {worst} {exact:>5}")  # fmt: skip
+                f"{r['impl']:>18} {us} {spread:>15} {pct} {worst} {b2b} {exact:>5}")  # fmt: skip
         print(line + (f"  ({r['note'][:60]})" if r["note"] and r["us"] is None else ""))
 
 
@@ -844,6 +861,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--fouroversix", action=argparse.BooleanOptionalAction, default=True,
                         help="the fouroversix peer, when it imports (default on)")  # fmt: skip
     parser.add_argument("--no-hot", action="store_true", help="skip the l2=hot rows")
+    parser.add_argument("--back-to-back", action="store_true",
+                        help="also time fos rows as back_to_back_us (us_back_to_back)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="JSON path (default: bench/results/<gpu>.json)")
     parser.add_argument("--no-plot", action="store_true")

@@ -107,6 +107,9 @@ def aggregate(records: list[dict]) -> list[dict]:
         row["pct_of_copy"] = statistics.median(pcts) if pcts else None
         worst = [r.get("pct_of_copy_min") or r["pct_of_copy"] for r in timed if pcts]
         row["pct_of_copy_min"] = min(worst) if pcts else None
+        for field in ("us_back_to_back", "pct_of_copy_back_to_back"):
+            values = [r[field] for r in timed if r.get(field) is not None]
+            row[field] = statistics.median(values) if values else None
         rows.append(row)
     return rows
 

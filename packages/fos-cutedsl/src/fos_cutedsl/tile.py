@@ -91,7 +91,7 @@ from .ieee import (
     select_bits,
     sub_rn,
 )
-from .memory import load_shared, prefetch_line_l2, reload_v4, store_if, store_shared
+from .memory import load_shared, prefetch_line_l2, store_if, store_shared
 from .offsets import RowAmax, amax_of_row, amax_vector
 
 ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
@@ -340,11 +340,6 @@ def _load_unit(lanes, k):
     return words
 
 
-def _reload_row(lanes, k, i):
-    """Row ``i`` of unit ``k`` (4 raw words), read again (``memory.reload_v4``)."""
-    return reload_v4(lanes.address(lanes.x, k, ROWS_PER_LANE * i))
-
-
 def _store_unit(lanes, stage, k, codes, scale):
     """Unit ``k``'s codes (``E / 2`` bytes a row) and its tile's scale byte on its rows.
 
@@ -498,21 +493,25 @@ def _tile_sum(cfg, e):
 def _exact_unit(cfg, lanes, k, s, s_dec, gamax, d):
     """Unit ``k``'s tile as SPEC writes it: (code words, scale byte). The warp runs it together.
 
-    Each candidate rereads the unit (``memory.reload_v4``: the compiler cannot
-    merge the loads, so no unpacked elements stay live across the path).
+    The unit is loaded once and both candidates work from its raw words, unpacking
+    a code word's elements at a time: one memory round trip, not one per code word
+    and candidate, so a flagged tile in a kernel's last CTAs delays its end less
+    (``bench/NOTES.md``, v25).
     """
-    x = [v for w in _load_unit(lanes, k) for v in unpack_word(cfg, w)]
+    words = _load_unit(lanes, k)
+    x = [v for w in words for v in unpack_word(cfg, w)]
     a = _tile_max(cfg, block_amax(x))
     pair, f4, f6 = candidate_scales(a, s, fast=False)
-    codes4, err4 = _exact_candidate(cfg, lanes, k, f4, s_dec, gamax, d)
-    codes6, err6 = _exact_candidate(cfg, lanes, k, f6, s_dec, gamax, d)
+    codes4, err4 = _exact_candidate(cfg, lanes, words, f4, s_dec, gamax, d)
+    codes6, err6 = _exact_candidate(cfg, lanes, words, f6, s_dec, gamax, d)
     pick4 = less_mask(err4, err6)
     codes = [select_bits(pick4, codes4[w], codes6[w]) for w in range(len(codes4))]
     return codes, select_bits(pick4, pair >> 8, pair)
 
 
-def _exact_candidate(cfg, lanes, k, f, s_dec, gamax, d):
-    """SPEC steps 4-7 for candidate ``f``: code words and the tile's error (every lane).
+def _exact_candidate(cfg, lanes, words, f, s_dec, gamax, d):
+    """SPEC steps 4-7 for candidate ``f`` of the unit's raw ``words`` (``_load_unit``):
+    code words and the tile's error (every lane).
 
     One code word (8 elements) at a time, so few values stay live; each row's
     error is SPEC's chain over its 16 elements (``_row_error``), and the rows
@@ -524,7 +523,7 @@ def _exact_candidate(cfg, lanes, k, f, s_dec, gamax, d):
     inv = exact_inv(f, s_dec)
     codes, rows = [], []
     for w in range(ROWS_PER_LANE * e // 8):
-        raw = [v for i in range(w * 8 // e, (w + 1) * 8 // e) for v in _reload_row(lanes, k, i)]
+        raw = [words[4 * i + j] for i in range(w * 8 // e, (w + 1) * 8 // e) for j in range(4)]
         x = [v for word in raw for v in unpack_word(cfg, word)]
         word, diffs = exact_codes(x, f, inv, gamax, d)
         codes.extend(word)

@@ -17,12 +17,14 @@ and 8 across rows).
   ``E`` elements, then ``(row r4 + row r4+8) + (row r4+4 + row r4+12)``, the
   parts, the rows, and one multiply by ``y``: at most 13 roundings, fewer
   than the 1x16 chain and fold that ``choice.choose_by_bound``'s bound
-  allows for. An undecided or failing tile is flagged for the exact path.
-- Exact path (rare; after the loop, per flagged unit, the warp together):
-  SPEC's row error is one chain over 16 elements in order, so part ``p``
-  continues the chain of part ``p - 1`` (``shfl.up``); then the rows fold as
-  SPEC step 7 writes it (8 and 4 inside the lane, 2 and 1 across lanes, each
-  ``+`` commutative), and the part ``L - 1`` lane's result is broadcast.
+  allows for. A tile whose choice the bound leaves open is marked undecided; one
+  where a shortcut's precondition fails is flagged.
+- Rare paths (after the loop, per marked unit, the warp together; ``tile_math``):
+  an undecided unit keeps the fast path's codes and takes SPEC's errors from
+  ``grid_value``; a flagged unit is redone as SPEC writes it. Both sum SPEC's errors
+  in its order: a row's chain over 16 elements crosses the row's lanes (``shfl.up``),
+  then the rows fold as SPEC step 7 writes it (8 and 4 inside the lane, 2 and 1
+  across lanes), and the part ``L - 1`` lane's result is broadcast.
 
 16-bit inputs use the E4M3 code packing (``e4m3_codes``). With ``l2_ahead``
 each CTA first asks L2 for the input of the CTA ``l2_ahead`` launches later,
@@ -52,56 +54,47 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
-from cutlass import Float32, Int32, Int64, Uint8, Uint32
+from cutlass import Float32, Int32, Int64, Uint8
 
 from .choice import (
-    add_error,
-    add_fast_error,
     choice_margin,
     choose_by_bound,
     fast_path_fails,
     global_scale,
 )
 from .config import GROUP, TABLE, QuantizeConfig, launch
-from .e2m1 import e2m1_round_magic, with_signs
+from .e2m1 import with_signs
 from .fake import store_fake_rows
 from .group import (
-    block_amax,
     block_amax_fast,
     build_scale_table,
     candidate_scales,
-    exact_codes,
-    exact_inv,
-    grid_codes,
     scaled_margin,
     select_codes,
-    sign_nibbles8,
-    unpack_word,
 )
 from .ieee import (
-    abs_f32,
-    add_rn,
     as_f32,
     div_rn,
-    fmax,
     high_byte16,
-    less_mask,
     mul_rn,
-    pick_f32,
     select_bits,
-    sub_rn,
 )
 from .memory import load_shared, prefetch_line_l2, store_if, store_shared
 from .offsets import RowAmax, amax_of_row, amax_vector
+from .tile_math import (
+    ROWS_PER_LANE,
+    exact_unit,
+    fast_candidates,
+    fold_rows,
+    lane_elements,
+    load_unit,
+    tile_max,
+    tile_sum,
+    undecided_unit,
+)
 
-ROWS_PER_LANE = 4  # rows r4, r4 + 4, r4 + 8, r4 + 12
 WARPS = 8  # 256 threads: one strip per warp
 LINE = 128  # bytes that one prefetch.global.L2 asks for
-
-
-def lane_elements(cfg: QuantizeConfig) -> int:
-    """``E``: the elements of one 16-byte load (8 16-bit or 4 float32)."""
-    return 128 // cfg.width
 
 
 def strip_tiles(cfg: QuantizeConfig) -> int:
@@ -182,7 +175,7 @@ def quantize_tiles(cfg, mX, amax: RowAmax, mCodes, mScales, tile_rows: Int64, ti
     margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
     # The first units' loads fly during step 1 and the table build.
     depth = min(cfg.prefetch, cfg.groups_per_thread)
-    ahead = [_load_unit(lanes, k) for k in range(depth)]
+    ahead = [load_unit(lanes, k) for k in range(depth)]
     if cutlass.const_expr(cfg.l2_ahead > 0):
         _prefetch_later_cta(cfg, mX, tile_rows, tile_cols)
     stage = None
@@ -190,26 +183,27 @@ def quantize_tiles(cfg, mX, amax: RowAmax, mCodes, mScales, tile_rows: Int64, ti
         stage = smem.allocate_tensor(
             Uint8, cute.make_layout(cfg.stage_bytes), byte_alignment=16
         ).iterator.toint()
-    build_scale_table(cfg, table, s_dec, gamax, False)  # no K, J: no inline exact errors
+    build_scale_table(cfg, table, s_dec, gamax)  # K, J: the undecided units' exact errors
     flagged = Int32(0)  # bit k: unit k's tile needs the exact path
+    undecided_units = Int32(0)  # bit k: unit k's choice needs SPEC's errors (fast path valid)
     for k in cutlass.range_constexpr(cfg.groups_per_thread):
         # ======== fast path of one unit (4 rows x E elements of a tile)
         words = ahead[0]
         ahead = ahead[1:]
         if cutlass.const_expr(k + depth < cfg.groups_per_thread):
-            ahead.append(_load_unit(lanes, k + depth))
+            ahead.append(load_unit(lanes, k + depth))
         # ---- steps 2-3: tile amax, candidate scales
         x = [as_f32(w) for w in words] if cfg.dtype == "float32" else None
-        a = _tile_max(cfg, block_amax_fast(cfg, words, x))
+        a = tile_max(cfg, block_amax_fast(cfg, words, x))
         pair, _, _ = candidate_scales(a, s)
 
         # ---- steps 4-6: table constants, magic rounding, approximate errors
         byte4, byte6 = high_byte16(pair), pair & 0xFF
         inv4, y4 = table[byte4, 0], table[byte4, 1]
         inv6, y6 = table[byte6, 0], table[byte6, 1]
-        codes4, codes6, rows4, rows6, signs = _fast_candidates(cfg, words, inv4, inv6)
-        err4 = mul_rn(_tile_sum(cfg, _fold_rows(rows4)), y4)
-        err6 = mul_rn(_tile_sum(cfg, _fold_rows(rows6)), y6)
+        codes4, codes6, rows4, rows6, signs = fast_candidates(cfg, words, inv4, inv6)
+        err4 = mul_rn(tile_sum(cfg, fold_rows(rows4)), y4)
+        err6 = mul_rn(tile_sum(cfg, fold_rows(rows6)), y6)
 
         # ---- step 8: the choice where the bound decides it, codes with signs, store
         pick4, decided = choose_by_bound(err4, err6, y4, y6, margin)
@@ -218,21 +212,26 @@ def quantize_tiles(cfg, mX, amax: RowAmax, mCodes, mScales, tile_rows: Int64, ti
             for w in range(len(signs))
         ]
         _store_unit(lanes, stage, k, codes, select_bits(pick4, byte4, pair))
-        # The exact path redoes the tile where the bound left the choice open
-        # (and the scales differ) or a shortcut's precondition failed.
+        # The exact path redoes the tile where a shortcut's precondition failed; where
+        # only the bound left the choice open (and the scales differ), the unit's
+        # choice is redone from SPEC's errors (``undecided_unit``).
         same = (byte4 ^ pair) & 0xFF  # 0: one scale byte, so one candidate
         undecided = Int32(decided == 0) & Int32(same != 0)
-        limit = 7.0 * cfg.code_scale
-        slow = fast_path_fails(a, inv6, err4, err6, limit) | undecided
+        slow = fast_path_fails(a, inv6, err4, err6, 7.0 * cfg.code_scale)
         flagged = flagged | (slow << k)
+        undecided_units = undecided_units | ((undecided & (slow ^ 1)) << k)
 
-    # ======== exact path, rare: the whole warp, once per flagged unit
-    if Int32(cute.arch.vote_any_sync(flagged != 0)) != 0:
+    # ======== rare: the whole warp, once per flagged or undecided unit
+    if Int32(cute.arch.vote_any_sync((flagged | undecided_units) != 0)) != 0:
         for k in cutlass.range(cfg.groups_per_thread, unroll=1):
             if Int32(cute.arch.vote_any_sync(((flagged >> k) & 1) != 0)) != 0:
                 # Fresh names: the DSL would carry the fast loop's lists through here.
-                exact, exact_scale = _exact_unit(cfg, lanes, k, s, s_dec, gamax, d)
+                exact, exact_scale = exact_unit(cfg, lanes, k, s, s_dec, gamax, d)
                 _store_unit(lanes, stage, k, exact, exact_scale)
+            else:
+                if Int32(cute.arch.vote_any_sync(((undecided_units >> k) & 1) != 0)) != 0:
+                    chosen, chosen_scale = undecided_unit(cfg, lanes, k, s, table)
+                    _store_unit(lanes, stage, k, chosen, chosen_scale)
     if cutlass.const_expr(cfg.stage_stores):
         cute.arch.sync_threads()  # every unit staged, the exact path's included
         _flush_stage(cfg, lanes, stage, mCodes, mScales)
@@ -326,18 +325,6 @@ def _prefetch_later_cta(cfg, mX, tile_rows, tile_cols):
         element = cutlass.min(row, rows - 1) * (tile_cols * GROUP) + later_x * (per_x * GROUP)
         addr = mX.iterator.toint() + element * esize + Int64(line % per_row) * LINE
         prefetch_line_l2(wanted, addr)
-
-
-def _load_unit(lanes, k):
-    """Issue unit ``k``'s four 16-byte loads: its 16 raw 32-bit words, rows in order."""
-    words = []
-    for i in range(ROWS_PER_LANE):
-        addr = lanes.address(lanes.x, k, ROWS_PER_LANE * i)
-        ptr = cute.make_ptr(Uint32, addr, cute.AddressSpace.gmem, assumed_align=16)
-        rX = cute.make_rmem_tensor((4,), Uint32)
-        cute.autovec_copy(cute.make_tensor(ptr, cute.make_layout(4)), rX)
-        words.extend(rX[w] for w in range(4))
-    return words
 
 
 def _store_unit(lanes, stage, k, codes, scale):
@@ -434,116 +421,3 @@ def _flush_stage(cfg, lanes, stage, mCodes, mScales):
             )
             value = load_shared(stage + scales_at + (k * GROUP + row) * tiles + col, 8)
             store_if(ok, addr, value, 8)
-
-
-def _tile_offsets(cfg):
-    """``shfl.bfly`` offsets over a tile's 8 lanes: its parts (1, or 1 and 2), then rows."""
-    parts = [1 << b for b in range((GROUP // lane_elements(cfg)).bit_length() - 1)]
-    return [*parts, 16, 8]
-
-
-def _tile_max(cfg, a):
-    """Step 2 over the tile's 8 lanes (max is exact, so any order)."""
-    for off in _tile_offsets(cfg):
-        a = fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
-    return a
-
-
-def _fast_candidates(cfg, words, inv4, inv6):
-    """Steps 4-6 for both candidates, fast, 8 elements (one code word) at a time.
-
-    Returns each candidate's code words and per-row approximate errors (the
-    sum of ``|RN(r_i - m_i)|``, mae, or its square, in units of ``m``, as
-    ``group._fast_candidate`` for a 1x16 group), and the sign nibbles. Going
-    word by word lets each input word die early (registers bound the CTAs
-    per SM).
-    """
-    e = lane_elements(cfg)
-    per_word = len(words) // ROWS_PER_LANE * 8 // e  # raw words per 8 elements
-    codes4, codes6, signs = [], [], []
-    rows4, rows6 = [None] * ROWS_PER_LANE, [None] * ROWS_PER_LANE  # add_error's start
-    for w in range(len(words) // per_word):
-        raw = words[per_word * w : per_word * (w + 1)]
-        signs.append(sign_nibbles8(cfg, raw))
-        r4, r6 = [], []
-        for j, v in enumerate(v for word in raw for v in unpack_word(cfg, word)):
-            row = (8 * w + j) // e
-            ax = abs_f32(v)
-            for inv, r, rows in ((inv4, r4, rows4), (inv6, r6, rows6)):
-                m = mul_rn(ax, inv)
-                r.append(e2m1_round_magic(m, 2.0 * cfg.code_scale))
-                rows[row] = add_fast_error(cfg, rows[row], sub_rn(r[-1], m))
-        codes4.append(grid_codes(cfg, r4))
-        codes6.append(grid_codes(cfg, r6))
-    return codes4, codes6, rows4, rows6, signs
-
-
-def _fold_rows(rows):
-    """The lane's rows as SPEC step 7 folds them: (r4 + r4+8) + (r4+4 + r4+12)."""
-    return add_rn(add_rn(rows[0], rows[2]), add_rn(rows[1], rows[3]))
-
-
-def _tile_sum(cfg, e):
-    """The approximate error summed over the tile's parts, then its rows."""
-    for off in _tile_offsets(cfg):
-        e = add_rn(e, cute.arch.shuffle_sync_bfly(e, offset=off))
-    return e
-
-
-def _exact_unit(cfg, lanes, k, s, s_dec, gamax, d):
-    """Unit ``k``'s tile as SPEC writes it: (code words, scale byte). The warp runs it together.
-
-    The unit is loaded once and both candidates work from its raw words, unpacking
-    a code word's elements at a time: one memory round trip, not one per code word
-    and candidate, so a flagged tile in a kernel's last CTAs delays its end less
-    (``bench/NOTES.md``, v25).
-    """
-    words = _load_unit(lanes, k)
-    x = [v for w in words for v in unpack_word(cfg, w)]
-    a = _tile_max(cfg, block_amax(x))
-    pair, f4, f6 = candidate_scales(a, s, fast=False)
-    codes4, err4 = _exact_candidate(cfg, lanes, words, f4, s_dec, gamax, d)
-    codes6, err6 = _exact_candidate(cfg, lanes, words, f6, s_dec, gamax, d)
-    pick4 = less_mask(err4, err6)
-    codes = [select_bits(pick4, codes4[w], codes6[w]) for w in range(len(codes4))]
-    return codes, select_bits(pick4, pair >> 8, pair)
-
-
-def _exact_candidate(cfg, lanes, words, f, s_dec, gamax, d):
-    """SPEC steps 4-7 for candidate ``f`` of the unit's raw ``words`` (``_load_unit``):
-    code words and the tile's error (every lane).
-
-    One code word (8 elements) at a time, so few values stay live; each row's
-    error is SPEC's chain over its 16 elements (``_row_error``), and the rows
-    fold by 8 and 4 in the lane, by 2 and 1 across lanes; every lane of the
-    tile takes the result of its last part.
-    """
-    e = lane_elements(cfg)
-    parts = GROUP // e
-    inv = exact_inv(f, s_dec)
-    codes, rows = [], []
-    for w in range(ROWS_PER_LANE * e // 8):
-        raw = [words[4 * i + j] for i in range(w * 8 // e, (w + 1) * 8 // e) for j in range(4)]
-        x = [v for word in raw for v in unpack_word(cfg, word)]
-        word, diffs = exact_codes(x, f, inv, gamax, d)
-        codes.extend(word)
-        rows.extend(_row_error(cfg, lanes, diffs[i : i + e]) for i in range(0, 8, e))
-    err = _fold_rows(rows)
-    for off in (16, 8):
-        err = add_rn(err, cute.arch.shuffle_sync_bfly(err, offset=off))
-    return codes, cute.arch.shuffle_sync(err, offset=lanes.lane | (parts - 1))
-
-
-def _row_error(cfg, lanes, diffs):
-    """SPEC step 6's chain over one tile row, whose 16 elements lie in L lanes.
-
-    Part ``p`` starts where part ``p - 1`` ended (``shfl.up`` by one lane);
-    after ``L`` steps the last part holds the row's error.
-    """
-    acc = Float32(0.0)
-    for step in range(GROUP // lane_elements(cfg)):
-        err = Float32(0.0) if step == 0 else cute.arch.shuffle_sync_up(acc, offset=1)
-        for diff in diffs:
-            err = add_error(cfg, err, diff)
-        acc = pick_f32(Int32(lanes.part == step), err, acc)
-    return acc

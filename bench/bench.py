@@ -200,12 +200,15 @@ def gpu_cases(args: argparse.Namespace) -> list[Case]:
         quantize_shapes = PEER_SHAPES[:1]
     peer_shapes = PEER_SHAPES[:1] if args.quick else PEER_SHAPES
     dtypes = ["bfloat16"] if args.quick else args.dtypes
+    err_modes = args.err_modes if args.rows or args.cols else ["mae"]
     cases = [
-        Case(op="quantize", rows=r, cols=c, dtype=dtype, block=block, row_scaled=row_scaled)
+        Case(op="quantize", rows=r, cols=c, dtype=dtype, block=block, row_scaled=row_scaled,
+             err_mode=err_mode)
+        for err_mode in err_modes
         for dtype in dtypes
         for block, row_scaled in MODES
         for r, c in quantize_shapes
-    ]
+    ]  # fmt: skip
     if not (args.quick or args.rows or args.cols):
         cases += [
             Case(op="quantize", rows=r, cols=c, block=block, row_scaled=row_scaled, err_mode="mse")
@@ -850,6 +853,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--ops", nargs="+", default=list(OPS), choices=OPS)
     parser.add_argument("--rows", type=int, nargs="*", help="quantize row counts")
     parser.add_argument("--cols", type=int, nargs="*", help="quantize column counts")
+    parser.add_argument("--err-modes", nargs="+", default=["mae"], choices=["mae", "mse"],
+                        help="error modes of the --rows / --cols quantize cases")  # fmt: skip
     parser.add_argument("--dtypes", nargs="+", default=list(DTYPES), choices=DTYPES,
                         help="quantize input dtypes (the other ops: bfloat16)")  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="one shape per op, bfloat16")

@@ -714,7 +714,7 @@ def run_case(case: Case, args, device: str, roof: float | None, peers: Peers, fl
             else:
                 us = time_us(timed, device, args.reps, flush=not hot)
                 if args.back_to_back and is_fos and how == "graph" and not hot:
-                    back_to_back.setdefault(impl, []).append(back_to_back_us(timed))
+                    back_to_back.setdefault(impl, []).append(back_to_back_us(fn))
             times.setdefault(impl, []).append(us)
         del want
     del kept

@@ -15,9 +15,9 @@ for v in float16-16x16-mse-256-torch.int32 float16-16x16-mse-448-torch.int32 \
          float32-16x16-mse-448-torch.int32 float32-16x16-mse-448-torch.int64; do
   ids="$ids $T[torch.$v]"
 done
-timeout 150 python3 -m pytest -v -n 10 -p no:cacheprovider -rfE $ids > $OUT/logs/pytest.log 2>&1
-echo "pytest rc=$?"; grep -E "FAILED|ERROR| passed| failed" $OUT/logs/pytest.log | tail -n 12
-timeout 110 python3 bench/bench.py --ops quantize --rows 8192 32768 --cols 4096 7168 \
+: timeout 150 python3 -m pytest -v -n 10 -p no:cacheprovider -rfE $ids > $OUT/logs/pytest.log 2>&1
+: echo "pytest rc=$?"; grep -E "FAILED|ERROR| passed| failed" $OUT/logs/pytest.log | tail -n 12
+timeout 130 python3 bench/bench.py --ops quantize --rows 8192 32768 --cols 4096 7168 \
   --dtypes bfloat16 --err-modes mae mse --no-hot --back-to-back --no-compiled --no-fouroversix \
   --buffers 2 --no-plot --out $OUT/h200-quantize.json > $OUT/logs/bench.log 2>&1
 echo "bench rc=$?"; tail -n 28 $OUT/logs/bench.log | cut -c1-150

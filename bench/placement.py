@@ -5,8 +5,9 @@
 Issue 27 saw 16x16 move by 9 points of copy between freshly allocated buffers, and
 1x16 by 3. Each variant (``fos_cutedsl.compile.compile_quantize``, bits checked
 against ``fos_reference`` first) is timed on views of one pool at several byte offsets
-of x (outputs fixed), at several offsets of the codes and scales (x fixed), and on
-fresh allocations with padding between them. Times: ``bench.time_us`` (L2 flushed,
+of x (outputs fixed), at pairs of offsets of x and of the outputs, at several
+offsets of the codes and scales (x fixed), and on fresh allocations with padding
+between them. Times: ``bench.time_us`` (L2 flushed,
 one event pair a run) and ``bench.back_to_back_us``. Writes ``placement.json``.
 """
 
@@ -33,7 +34,13 @@ VARIANTS = (
     ("16x16 2 units", "16x16", False, "mae", {"groups_per_thread": 2}),
     ("16x16 mse default", "16x16", False, "mse", {}),
     ("16x16 mse 2 units", "16x16", False, "mse", {"groups_per_thread": 2}),
+    ("16x16 staged", "16x16", False, "mae", {"stage_stores": True}),
+    ("1x16 3 groups", "1x16", False, "mae", {"groups_per_thread": 3}),
 )
+# x and outputs moved together (v25: x +0 with outputs +0 ran 48.5 us at 8192 x 4096,
+# with outputs +256 B 42.9): which relative offsets matter.
+PAIR_OFFSETS = (0, 256, 4096, 65536)
+PAIR_VARIANTS = ("16x16 default", "16x16 staged", "1x16 default")
 X_OFFSETS = (0, 256, 1024, 4096, 16384, 65536, 1 << 20)  # bytes; 16-byte aligned
 OUT_OFFSETS = (0, 256, 4096, 65536, 1 << 20)
 FRESH = 4
@@ -104,6 +111,13 @@ def main() -> int:
                     fn, row_scaled, block, err_mode = kernels[label]
                     assert bits_match(fn, x, row_scaled, block, err_mode), label
                 record(label, x, codes0, scales0, f"x at +{offset}")
+        for x_offset in PAIR_OFFSETS:
+            x = view_at(x_pool, x_offset, (rows, cols), torch.bfloat16)
+            for out_offset in PAIR_OFFSETS:
+                codes, scales = outputs(out_offset)
+                for label in PAIR_VARIANTS:
+                    if label in kernels:
+                        record(label, x, codes, scales, f"x +{x_offset}, out +{out_offset}")
         x = view_at(x_pool, 0, (rows, cols), torch.bfloat16)
         for offset in OUT_OFFSETS[1:]:
             codes, scales = outputs(offset)

@@ -518,6 +518,11 @@ def budget_us(fn, budget_ms: float, flush: Callable | None) -> float:
     return event_median_us(fn, reps, flush)
 
 
+def pct_of_copy(nbytes: int, us: float | None, roof_tbps: float | None) -> float | None:
+    """``nbytes`` moved in ``us`` as a share of the copy roofline (TB/s), in percent."""
+    return None if us is None or not roof_tbps else 100 * nbytes / (us * 1e6) / roof_tbps
+
+
 def back_to_back_us(fn, n: int = 20, reps: int = 15) -> float:
     """Time of ``fn`` inside a stream of work: one graph of ``n`` (flush, ``fn``) pairs,
     minus one graph of ``n`` flushes alone, over ``n``. Unlike one event pair around each
@@ -728,7 +733,7 @@ def _records(case, run, times, equal, timing, notes, roof, back_to_back) -> list
     """One record per implementation; fos rows that differed anywhere get no time."""
 
     def pct(us: float | None) -> float | None:
-        return None if us is None or not roof else 100 * case.bytes_moved / (us * 1e6) / roof
+        return pct_of_copy(case.bytes_moved, us, roof)
 
     medians = {impl: statistics.median(us) for impl, us in times.items()}
     records = []

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import statistics
 from pathlib import Path
@@ -24,7 +25,7 @@ import torch
 from variants import amax_of, bits_match, check_inputs, parse_shapes
 
 import fos_cutedsl
-from bench import back_to_back_us, copy_tbps, time_us
+from bench import back_to_back_us, copy_tbps, pct_of_copy, time_us
 from fos_cutedsl.compile import compile_quantize
 
 # (label, block, row_scaled, err_mode, tuning); bf16 throughout.
@@ -48,9 +49,7 @@ FRESH = 4
 
 def view_at(pool: torch.Tensor, offset: int, shape: tuple[int, ...], dtype) -> torch.Tensor:
     """A contiguous ``shape`` tensor of ``dtype`` at ``offset`` bytes into ``pool`` (uint8)."""
-    nbytes = dtype.itemsize
-    for n in shape:
-        nbytes *= n
+    nbytes = dtype.itemsize * math.prod(shape)
     return pool[offset : offset + nbytes].view(dtype).view(shape)
 
 
@@ -60,7 +59,7 @@ def time_one(kernel, x, codes, scales, nbytes: int, roof: float) -> dict:
     gamax = amax_of(x, row_scaled)
     run = lambda: fn(x, gamax, codes, scales)  # noqa: E731
     us, b2b = time_us(run, "cuda", reps=20), back_to_back_us(run)
-    pct, b2b_pct = (100 * nbytes / (t * 1e-6) / 1e12 / roof for t in (us, b2b))
+    pct, b2b_pct = (pct_of_copy(nbytes, t, roof) for t in (us, b2b))
     return {"us": us, "pct": pct, "us_back_to_back": b2b, "pct_back_to_back": b2b_pct}
 
 

@@ -27,7 +27,7 @@ import torch
 
 import fos_cutedsl
 import fos_reference
-from bench import DTYPES, back_to_back_us, copy_tbps, time_us
+from bench import DTYPES, back_to_back_us, copy_tbps, pct_of_copy, time_us
 from fos_cutedsl.compile import compile_quantize
 
 # (label, dtype, block, row_scaled, err_mode, tuning)
@@ -145,7 +145,8 @@ def main() -> int:
             {"variant": "copy", "mode": "bfloat16 copy", "shape": [rows, cols], "us": us,
              "tbps": tbps[0], "us_back_to_back": b2b, "tbps_back_to_back": tbps[1]}
         )  # fmt: skip
-        print(f"{rows:6d}x{cols:<5d} copy {us:8.1f} us {tbps[0]:.2f} TB/s; back to back {b2b} us")
+        shown = "" if b2b is None else f"; back to back {b2b:.1f} us"
+        print(f"{rows:6d}x{cols:<5d} copy {us:8.1f} us {tbps[0]:.2f} TB/s{shown}")
         del src, dst
     if args.sweep:
         chosen = small_shape_sweep()
@@ -170,9 +171,7 @@ def main() -> int:
             b2b = back_to_back_us(run) if exact and args.back_to_back else None
             nbytes = x.numel() * tdtype.itemsize + codes.numel() + scales.numel()
 
-            pct, b2b_pct = (
-                None if t is None else 100 * nbytes / (t * 1e-6) / 1e12 / roof for t in (us, b2b)
-            )
+            pct, b2b_pct = (pct_of_copy(nbytes, t, roof) for t in (us, b2b))
             rows_out.append(
                 {"variant": label, "mode": mode, "shape": [rows, cols], "tuning": tuning,
                  "exact": exact, "us": us, "pct": pct, "us_back_to_back": b2b,

@@ -2,9 +2,13 @@
 
     python bench/grouped_variants.py [--out DIR]
 
-``default`` is the row-scaled kernel with a binary search per row;
+``rows`` is the row-scaled kernel with a binary search per row;
 ``per CTA tables`` the per-tensor kernel with one scale table a CTA for its
-first group's expert (``grouped.compile_grouped_quantize(per_cta_tables=True)``).
+first group's expert (``grouped.compile_grouped_quantize(per_cta_tables=True)``);
+``persistent`` the per-tensor persistent kernel under per-expert tables built by a
+first launch (``GroupedQuantizeKey.persistent``, the launcher's default for 16-bit
+1x16), timed with its workspace allocated once and, as ``fos_op`` runs it, through
+``fos_op.quantize_grouped``.
 Each tuning's bits are compared with ``fos_reference.quantize_grouped`` on a
 skewed split before it is timed. Beside them, in the same run: the per-tensor
 quantize of the same T x C (the issue's "within 5%") and the copy roofline.
@@ -24,16 +28,35 @@ import fos_cutedsl
 import fos_op
 import fos_reference
 from bench import copy_tbps, replay_us, skewed_offsets, write_sweep
-from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize
+from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize, workspace_floats
 
 ROWS = 32768
 COLS = (7168, 2048)
 EXPERTS = (8, 64, 256)
-TUNINGS = (("default", {}), ("per CTA tables", {"per_cta_tables": True}))
+TUNINGS = (
+    ("rows", False, {}),
+    ("per CTA tables", False, {"per_cta_tables": True}),
+    ("persistent", True, {}),
+)
 
 
 def expert_amaxes(x: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
     return fos_reference.nan_amax_grouped(x, offsets)
+
+
+def with_workspace(fn, persistent):
+    """``fn`` called as the row-scaled variants are: ``(x, amax, offsets, codes, scales)``."""
+    if not persistent:
+        return fn
+    spaces = {}
+
+    def call(x, gamax, offsets, codes, scales):
+        size = workspace_floats(*x.shape, gamax.shape[0])
+        if size not in spaces:
+            spaces[size] = torch.full((size,), float("nan"), device=x.device)
+        fn(x, gamax, offsets, codes, scales, spaces[size])
+
+    return call
 
 
 def run(fn, x, gamax, offsets):
@@ -44,7 +67,12 @@ def run(fn, x, gamax, offsets):
     return codes, scales
 
 
-def exact(fn, gen) -> bool:
+def op_outputs(fn, x, gamax, offsets):
+    codes, scales = fos_op.quantize_grouped(x, offsets, gamax, strict=True)
+    return codes, scales.view(torch.uint8)
+
+
+def exact(fn, gen, outputs=None) -> bool:
     """Bits on random normals and random bf16 bit patterns, skewed over 64 experts."""
     normal = torch.randn(2048, 2064, device="cuda", generator=gen).to(torch.bfloat16)
     raw = torch.randint(-(1 << 15), 1 << 15, (2048, 2064), device="cuda", generator=gen)
@@ -52,7 +80,7 @@ def exact(fn, gen) -> bool:
         offsets = skewed_offsets(x.shape[0], 64, "cuda")
         gamax = expert_amaxes(x, offsets)
         want = fos_reference.quantize_grouped(x, offsets, gamax)
-        codes, scales = run(fn, x, gamax, offsets)
+        codes, scales = (outputs or run)(fn, x, gamax, offsets)
         if not (torch.equal(codes, want[0]) and torch.equal(scales, want[1].view(torch.uint8))):
             return False
     return True
@@ -66,12 +94,15 @@ def main() -> int:
     roof = copy_tbps("cuda")
     print(f"copy roofline {roof:.3f} TB/s", flush=True)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
-    key = GroupedQuantizeKey("bfloat16", "1x16", "mae", 256, "int64", arch)
     fns = {}
-    for label, tuning in TUNINGS:
-        fn = compile_grouped_quantize(key, **tuning)
+    for label, persistent, tuning in TUNINGS:
+        key = GroupedQuantizeKey("bfloat16", "1x16", "mae", 256, "int64", arch, persistent)
+        fn = with_workspace(compile_grouped_quantize(key, **tuning), persistent)
         fns[label] = (fn, exact(fn, gen))
         print(f"{label:16s} exact={fns[label][1]}", flush=True)
+    op = lambda x, g, o, c, s: fos_op.quantize_grouped(x, o, g, strict=True)  # noqa: E731
+    fns["fos_op"] = (op, exact(op, gen, op_outputs))
+    print(f"{'fos_op':16s} exact={fns['fos_op'][1]}", flush=True)
     records = []
     for cols in COLS:
         x = torch.randn(ROWS, cols, device="cuda", generator=gen).to(torch.bfloat16)

@@ -60,6 +60,23 @@ def test_quantize_variant_compiles_clean(dtype, block, err_mode, bound, offsets,
 
 
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+@pytest.mark.parametrize(
+    ("dtype", "err_mode", "offsets"), [("bfloat16", "mae", "int32"), ("float16", "mse", "int64")]
+)
+def test_persistent_variant_compiles_clean(dtype, err_mode, offsets, arch, tmp_path):
+    """The persistent grouped kernel (with its setup launch) passes the same audit."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.check import audit_ptx
+    from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize
+
+    key = GroupedQuantizeKey(dtype, "1x16", err_mode, 448, offsets, arch, True)
+    fn = compile_grouped_quantize(key, extra_options=f"--keep-ptx --dump-dir {tmp_path}")
+    failures, counts = audit_ptx(fn.__ptx__, arch)
+    assert failures == [], (failures, counts)
+    assert counts["ld.v4"] > 0 and counts["shfl"] > 0, counts
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 @pytest.mark.parametrize(("dtype", "offsets"), [("bfloat16", "int64"), ("float32", "int32")])
 def test_amax_variant_compiles_clean(dtype, offsets, arch, tmp_path):
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
@@ -86,7 +103,7 @@ def test_every_variant_is_registered_for_precompile():
 
     assert FAMILIES[GroupedQuantizeKey].cache is fos_cutedsl.GROUPED_QUANTIZE_CACHE
     assert FAMILIES[GroupedAmaxKey].cache is fos_cutedsl.GROUPED_AMAX_CACHE
-    assert len(quantize_variants("sm_90a")) == 48 and len(amax_variants("sm_90a")) == 6
+    assert len(quantize_variants("sm_90a")) == 64 and len(amax_variants("sm_90a")) == 6
     assert {"quantize_grouped", "nan_amax_grouped"} <= fos_cutedsl.KERNELS
 
 
@@ -235,6 +252,71 @@ def test_cannot_run_says_why_on_the_gpu():
     assert not ok and "contiguous" in why
     assert fos_cutedsl.can_run_quantize_grouped(x, offsets, gamax)[0]
     assert fos_cutedsl.can_run_nan_amax_grouped(x, offsets)[0]
+
+
+# (rows, cols, offsets) for the persistent grouped kernel: units (128 groups) inside one
+# expert and units across experts (7168 columns: 3.5 units a row; 16 and 272: many rows
+# a unit), a ragged last unit, empty experts first and last, 256 experts.
+PERSISTENT_SPLITS = [
+    (512, 7168, skewed(512, 8, 4)),
+    (700, 2048, [0, 0, 1, 128, 129, 400, 700, 700]),
+    (1100, 272, skewed(1100, 256, 5)),
+    (4097, 16, skewed(4097, 64, 6)),
+    (96, 4096, [0, 96]),
+]
+
+
+@gpu
+@pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448), ("mse", 256)])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=str)
+def test_persistent_bitwise_parity(dtype, err_mode, bound):
+    """``GroupedQuantizeKey.persistent`` called directly, its workspace NaN first, then
+    holding the previous split's tables and unit map."""
+    from fos_cutedsl.grouped import (
+        GroupedQuantizeKey,
+        compile_grouped_quantize,
+        workspace_floats,
+    )
+
+    variant = Variant(dtype, "1x16", True, err_mode, bound)
+    arch = fos_cutedsl.arch_of(torch.device("cuda"))
+    name = str(dtype).removeprefix("torch.")
+    key = GroupedQuantizeKey(name, "1x16", err_mode, bound, "int64", arch, True)
+    fn = compile_grouped_quantize(key)
+    work = torch.full((workspace_floats(4097, 7168, 256),), float("nan"), device="cuda")
+    for kind in KINDS:
+        for i, (rows, cols, split) in enumerate(PERSISTENT_SPLITS):
+            seed = zlib.crc32(f"persistent/{variant}/{kind}/{i}".encode())
+            x, g = make_case(kind, variant, rows, cols, seed, "cuda")
+            offsets = torch.tensor(split, dtype=torch.int64, device="cuda")
+            gamax = expert_amax(g, split)
+            want = fos_reference.quantize_grouped(
+                x, offsets, gamax, block="1x16", err_mode=err_mode, e4m3_scale_bound=bound
+            )
+            codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
+            scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
+            fn(x, gamax, offsets, codes, scales, work[: workspace_floats(rows, cols, len(gamax))])
+            where = f"{variant} {kind} split {i} ({rows}x{cols}, {len(split) - 1} experts)"
+            assert torch.equal(codes, want[0]), f"{where}: codes"
+            assert torch.equal(scales, want[1].view(torch.uint8)), f"{where}: scales"
+
+
+@gpu
+def test_many_experts_take_the_row_scaled_kernel():
+    """Past ``MAX_EXPERTS`` the launcher takes the row-scaled grouped kernel: same bits."""
+    from fos_cutedsl.grouped import MAX_EXPERTS, uses_persistent
+
+    experts = MAX_EXPERTS + 77
+    assert not uses_persistent("bfloat16", "1x16", experts)
+    assert uses_persistent("bfloat16", "1x16", MAX_EXPERTS)
+    variant = Variant(torch.bfloat16, "1x16", True, "mae", 256)
+    x, g = make_case("normal", variant, 2000, 64, 7, "cuda")
+    split = skewed(2000, experts, 8)
+    offsets = torch.tensor(split, device="cuda")
+    gamax = expert_amax(g, split)
+    want = fos_reference.quantize_grouped(x, offsets, gamax)
+    codes, scales = poisoned_quantize(x, offsets, gamax, "1x16", "mae", 256)
+    assert torch.equal(codes, want[0]) and torch.equal(scales, want[1].view(torch.uint8))
 
 
 @gpu

@@ -137,12 +137,17 @@ def launch_quantize_grouped(
         (x2d, (rows, cols)), (codes_u8, (rows, cols // 2)), (scales_u8, (rows, cols // 16)),
         (global_amax, (experts,)), (offsets, (experts + 1,)),
     )  # fmt: skip
+    dtype = DTYPE_NAMES[x2d.dtype]
+    persistent = _grouped.uses_persistent(dtype, block, experts)
     key = _grouped.GroupedQuantizeKey(
-        DTYPE_NAMES[x2d.dtype], block, err_mode, int(e4m3_scale_bound),
-        _OFFSET_NAMES[offsets.dtype], arch_of(x2d.device),
+        dtype, block, err_mode, int(e4m3_scale_bound), _OFFSET_NAMES[offsets.dtype],
+        arch_of(x2d.device), persistent,
     )  # fmt: skip
-    run_under(GROUPED_QUANTIZE_CACHE, key, x2d.device, x2d, global_amax, offsets, codes_u8,
-              scales_u8)  # fmt: skip
+    args = (x2d, global_amax, offsets, codes_u8, scales_u8)
+    if persistent:  # the per-expert tables and the unit map (grouped_persistent)
+        floats = _grouped.workspace_floats(rows, cols, experts)
+        args += (torch.empty(floats, dtype=torch.float32, device=x2d.device),)
+    run_under(GROUPED_QUANTIZE_CACHE, key, x2d.device, *args)
 
 
 def _amax_why_not(x, offsets) -> str:

@@ -6,6 +6,10 @@
   amax. Same grid and tuning as row-scaled; any split, empty experts included.
   (Or, ``per_cta_tables``, the per-tensor 1x16 kernel with each CTA's table
   built for its first group's expert.)
+* ``GroupedPersistentKernel`` (``grouped_persistent``, 16-bit 1x16 with at most
+  ``MAX_EXPERTS`` experts: ``GroupedQuantizeKey.persistent``): the per-tensor
+  ``persistent`` kernel, each unit under its expert's scale table, the tables
+  built by a first launch into a caller-owned workspace.
 * ``GroupedTileKernel``: the 16x16 kernel of ``tile`` with one tile row (16
   rows) per CTA, the CTA's per-tensor constants built from the amax of the
   expert owning that tile row (SPEC: 16x16 offsets are multiples of 16, so a
@@ -31,6 +35,7 @@ from cutlass import Float32, Int32, Int64, Uint8
 
 from .amax import DTYPES, AmaxConfig, per_row
 from .config import GROUP, QuantizeConfig, compile_options, launch
+from .grouped_persistent import MAX_EXPERTS, GroupedPersistentKernel, workspace_floats  # noqa: F401 (the launcher's)
 from .offsets import RowAmax
 from .rowwise import QuantizeKernel, quantize_groups
 from .tile import TileKernel, quantize_tiles
@@ -48,6 +53,9 @@ class GroupedQuantizeKey(NamedTuple):
     bound: int  # 256 | 448
     offsets: str  # "int32" | "int64"
     arch: str  # CuTe DSL arch string, e.g. "sm_90a"
+    # 16-bit 1x16 with at most ``grouped_persistent.MAX_EXPERTS`` experts: the persistent
+    # kernel under per-expert tables (a caller-owned workspace; ``uses_workspace``).
+    persistent: bool = False
 
 
 class GroupedAmaxKey(NamedTuple):
@@ -157,7 +165,10 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
     rows take the exact path under their own amax). Not yet run on a GPU.
     """
     per_cta_tables = tuning.pop("per_cta_tables", False)
-    if key.block == "16x16":
+    if key.persistent:
+        cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, False, **tuning)
+        kernel = GroupedPersistentKernel(cfg)
+    elif key.block == "16x16":
         tuning = {"groups_per_thread": 1, **tuning}
         cfg = QuantizeConfig(key.dtype, "16x16", key.err_mode, key.bound, False, **tuning)
         kernel = GroupedTileKernel(cfg)
@@ -174,7 +185,10 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
     scales = fake(Uint8, (rows, cute.sym_int64()), stride_order=(1, 0), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     options = compile_options(key.arch, cfg.ptxas_opt, extra_options)
-    return cute.compile(kernel, x, amax, offsets, codes, scales, stream, options=options)
+    args = (x, amax, offsets, codes, scales)
+    if key.persistent:
+        args += (fake(Float32, (cute.sym_int64(),), assumed_align=16),)
+    return cute.compile(kernel, *args, stream, options=options)
 
 
 def compile_grouped_amax(key: GroupedAmaxKey, extra_options: str = "", **tuning):
@@ -187,15 +201,22 @@ def compile_grouped_amax(key: GroupedAmaxKey, extra_options: str = "", **tuning)
     return cute.compile(GroupedAmaxKernel(cfg), x, offsets, out, stream, options=options)
 
 
+def uses_persistent(dtype: str, block: str, experts: int) -> bool:
+    """Whether ``GroupedQuantizeKey.persistent`` applies: 16-bit 1x16, few enough experts."""
+    return dtype != "float32" and block == "1x16" and experts <= MAX_EXPERTS
+
+
 def quantize_variants(arch: str) -> list[GroupedQuantizeKey]:
     """Every grouped-quantize variant on ``arch``."""
     return [
-        GroupedQuantizeKey(dtype, block, err_mode, bound, offsets, arch)
+        GroupedQuantizeKey(dtype, block, err_mode, bound, offsets, arch, persistent)
         for dtype in DTYPES
         for block in ("1x16", "16x16")
         for err_mode in ("mae", "mse")
         for bound in (256, 448)
         for offsets in OFFSET_DTYPES
+        for persistent in (False, True)
+        if not persistent or uses_persistent(dtype, block, 1)
     ]
 
 

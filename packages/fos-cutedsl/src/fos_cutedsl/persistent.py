@@ -115,7 +115,7 @@ class PersistentKernel:
         depth = min(cfg.prefetch, cfg.groups_per_thread)
         buffers = [cute.make_rmem_tensor((cfg.words,), Uint32) for _ in range(depth)]
         for j in cutlass.range_constexpr(depth):
-            load_group_into(cfg, mX, _clamped(u, lane + j * WARP, unit, total), buffers[j])
+            load_group_into(cfg, mX, clamped_group(u, lane + j * WARP, unit, total), buffers[j])
         if tidx == 0:
             counter[0] = Int32(cfg.threads // WARP)
 
@@ -129,9 +129,9 @@ class PersistentKernel:
         build_scale_table(cfg, table, s_dec, gamax)  # (its barrier also publishes the counter)
 
         while u < full:
-            u = _unit(
-                cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_dec,
-                u, first_unit, stride, total,
+            u = run_unit(
+                cfg, mX, mCodes, mScales, table, counter, buffers, consts, s_dec, u,
+                first_unit, stride, total,
             )  # fmt: skip
 
         # ======== the tensor's last unit, if ragged: the one warp that drew it
@@ -146,25 +146,33 @@ class PersistentKernel:
                             single, words, t, True, consts, 0, table, None, mX, mCodes, mScales
                         )
                         if slow != 0:
-                            _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, consts)
+                            exact_store(cfg, mX, mCodes, mScales, t, s_dec, consts)
 
 
 @cute.jit
-def _unit(
-    cfg, mX, mAmax, mCodes, mScales, table, counter, buffers, consts, s_dec, u, first_unit,
-    stride, total,
+def draw_unit(counter, first_unit, stride):
+    """The warp's next unit, ``first_unit + stride * i`` for the next ``i`` of the counter."""
+    tidx, _, _ = cute.arch.thread_idx()
+    taken = Int32(0)
+    if Int32(tidx) % WARP == 0:
+        taken = cute.arch.atomic_add(counter.iterator, Int32(1), scope="cta")
+    return first_unit + stride * cute.arch.shuffle_sync(taken, offset=0)
+
+
+@cute.jit
+def run_unit(
+    cfg, mX, mCodes, mScales, table, counter, buffers, consts, s_dec, u, first_unit,
+    stride, total, lookup=None,
 ):  # fmt: skip
-    """Warp's unit ``u``: draws the next unit (``first_unit + stride * i``), runs this
-    one's groups (the next one's first loads into ``buffers`` during the last steps) and
-    returns the next unit."""
+    """Warp's unit ``u``: draws the next unit, runs this one's groups (the next one's
+    first loads into ``buffers`` during the last steps) and returns the next unit (and,
+    with ``lookup``, ``lookup(next unit)``, issued before this unit's groups)."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
     depth = min(cfg.prefetch, cfg.groups_per_thread)
-    taken = Int32(0)
-    if lane == 0:
-        taken = cute.arch.atomic_add(counter.iterator, Int32(1), scope="cta")
-    following = first_unit + stride * cute.arch.shuffle_sync(taken, offset=0)
+    following = draw_unit(counter, first_unit, stride)
+    looked_up = lookup(following) if lookup is not None else None
     first = Int64(u) * unit + Int64(lane)
     ahead = [(buffers[j], (first + j * WARP, None, True)) for j in range(depth)]
     flagged = Int32(0)  # bit k: group k needs the exact path
@@ -175,7 +183,8 @@ def _unit(
             ahead.append(load_group(cfg, mX, (first + (k + depth) * WARP, None, True)))
         else:  # the next unit's group j (its buffer was last read at step j < k)
             j = k + depth - cfg.groups_per_thread
-            load_group_into(cfg, mX, _clamped(following, lane + j * WARP, unit, total), buffers[j])
+            ahead_t = clamped_group(following, lane + j * WARP, unit, total)
+            load_group_into(cfg, mX, ahead_t, buffers[j])
         slow = fast_group(cfg, words, t, in_range, consts, k, table, None, mX, mCodes, mScales)
         flagged = flagged | (slow << k)
     # ======== exact path, rare: the flagged groups of this unit
@@ -183,17 +192,17 @@ def _unit(
         for k in cutlass.range(cfg.groups_per_thread, unroll=1):
             if (flagged >> k) & 1 != 0:
                 t = first + Int64(k) * WARP
-                _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, consts)
-    return following
+                exact_store(cfg, mX, mCodes, mScales, t, s_dec, consts)
+    return following if lookup is None else (following, looked_up)
 
 
-def _clamped(u, offset, unit, total):
+def clamped_group(u, offset, unit, total):
     """Group ``offset`` of unit ``u``, or the tensor's last group past its end (valid memory)."""
     return cutlass.min(Int64(u) * unit + Int64(offset), total - 1)
 
 
 @cute.jit
-def _exact_store(cfg, mX, mAmax, mCodes, mScales, t, s_dec, consts):
+def exact_store(cfg, mX, mCodes, mScales, t, s_dec, consts):
     """Group ``t`` (in range) through the exact path, stored (``consts`` as ``fast_group``'s)."""
     gamax = consts[0]
     exact = exact_group(cfg, mX, None, (t, None, True), s_dec, gamax, Float32(cfg.d))

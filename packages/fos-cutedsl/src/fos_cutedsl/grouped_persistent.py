@@ -11,13 +11,15 @@ So two launches from one call, on the caller's stream:
 1. ``setup``: every expert's scale table (``group.scale_entry`` under
    ``gamax[e]``) and constants ``(gamax, s, margin, s_dec)``, and for every
    unit (``persistent``'s 32 x ``groups_per_thread`` consecutive groups) the
-   expert owning all its rows, or -1 where its rows span experts. The offsets
-   are searched in shared memory (``offsets.expert_of_row``).
+   expert owning all its rows, or ``-1 - e`` where its rows span experts from
+   ``e`` on. The offsets are searched in shared memory (``offsets.expert_of_row``).
 2. ``kernel``: ``persistent``'s unit loop (``run_unit``) with the unit's
-   expert's constants and table, read through L1 from the workspace. A unit
-   marked -1, and the tensor's ragged last unit, runs one group per lane and
-   step, each group under its own row's expert (searched in global memory;
-   such units are at most E - 1 plus one).
+   expert's constants and table, read through L1 from the workspace. A mixed
+   unit (at most E - 1) and the tensor's ragged last unit run one group per
+   lane and step, each group under its own row's expert. The kernel is a
+   programmatic dependent launch: its CTAs start, and issue their first loads
+   of x, while the setup finishes, and wait for it (``griddepcontrol.wait``)
+   before reading the workspace.
 
 The workspace is caller-owned float32 (``workspace_floats``): tables, then
 constants, then the unit map (expert indices as float32 bit patterns). Same
@@ -119,6 +121,7 @@ class GroupedPersistentKernel:
             block=[cfg.threads, 1, 1],
             smem=16,  # the unit counter
             stream=stream,
+            use_pdl=True,  # starts while the setup runs; waits for it before the workspace
             **launch_bounds(cfg.threads, cfg.min_blocks),
         )
 
@@ -135,6 +138,7 @@ class GroupedPersistentKernel:
         cfg = self.cfg
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
+        cute.arch.griddepcontrol_launch_dependents()  # (the kernel still waits for the end)
         job = Int64(bidx) * SETUP_THREADS + Int64(tidx)
         experts = Int64(mAmax.shape[0])
         tables, consts, unit_map = _views(mWork, experts, units)
@@ -169,7 +173,7 @@ class GroupedPersistentKernel:
             e = expert_of_row(shared, first // groups_per_row)
             owner = e
             if last // groups_per_row >= Int64(shared[e + 1]):
-                owner = Int32(-1)
+                owner = -1 - e  # mixed, its first row's expert e
             unit_map[job] = as_f32(owner)
 
     @cute.kernel
@@ -197,7 +201,7 @@ class GroupedPersistentKernel:
         smem = cutlass.memory.SmemAllocator()
         counter = smem.allocate_tensor(Int32, cute.make_layout(1), byte_alignment=16)
 
-        def owner_of(v):  # unit v's expert (-1: mixed); v past the end reads the last
+        def owner_of(v):  # unit v's expert (mixed: -1 - its first); past the end: the last
             return f32_bits(unit_map[cutlass.min(v, last_unit)])
 
         # As ``persistent``: this CTA's units are bidx + grid * i, below ``full`` whole.
@@ -208,10 +212,11 @@ class GroupedPersistentKernel:
         buffers = [cute.make_rmem_tensor((cfg.words,), cutlass.Uint32) for _ in range(depth)]
         for j in cutlass.range_constexpr(depth):
             load_group_into(cfg, mX, clamped_group(u, lane + j * WARP, unit, total), buffers[j])
-        owner = owner_of(u)
         if tidx == 0:
             counter[0] = Int32(cfg.threads // WARP)
         cute.arch.sync_threads()
+        cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
+        owner = owner_of(u)
 
         while u < Int32(units):
             if (owner >= 0) & (u < full):
@@ -241,10 +246,17 @@ def _mixed_unit(
     following = draw_unit(counter, first_unit, stride)
     owner = owner_of(following)
     single = dataclasses.replace(cfg, undecided_inline=False)
+    first_expert = owner_of(u)
+    if first_expert < 0:
+        first_expert = -1 - first_expert
+    first_end = Int64(mOffsets[first_expert + 1])  # the first expert's rows end here
     for k in cutlass.range(cfg.groups_per_thread, unroll=1):
         t = Int64(u) * unit + Int64(lane + k * WARP)
         if t < total:
-            e = expert_of_row(mOffsets, t // groups_per_row)
+            row = t // groups_per_row
+            e = first_expert
+            if row >= first_end:
+                e = expert_of_row(mOffsets, row)
             table, fast_consts, s_dec = _expert(tables, consts, e)
             words, _ = load_group(cfg, mX, (t, None, True))
             slow = fast_group(

@@ -11,12 +11,12 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 import torch
-from bench import replay_us, skewed_offsets
 from cutlass import Int32, Int64
 
 import fos_cutedsl
 import fos_op
 import fos_reference
+from bench import replay_us, skewed_offsets
 from fos_cutedsl import grouped_persistent as gp
 from fos_cutedsl.config import QuantizeConfig, compile_options, launch_bounds
 from fos_cutedsl.grouped import workspace_floats
@@ -88,7 +88,8 @@ def main():
                 fns[w](x, gamax, offsets, codes, scales, work)
                 ok = torch.equal(codes, want[0]) and torch.equal(
                     scales, want[1].view(torch.uint8))
-                us = replay_us(lambda f=fns[w]: f(x, gamax, offsets, codes, scales, work))
+                args = (x, gamax, offsets, codes, scales, work)
+                us = replay_us(lambda f=fns[w], a=args: f(*a))
                 line += f" | {w} {us:6.1f}" + ("" if ok or w == "setup" else " WRONG")
             print(line, flush=True)
 

@@ -206,22 +206,23 @@ def build_scale_table(cfg, table, s_dec, gamax, exact_values: cutlass.Constexpr 
     out (only the inline undecided branch uses them)."""
     tidx, _, _ = cute.arch.thread_idx()
     if tidx < TABLE:
-        entry = scale_entry(cfg, Int32(tidx), s_dec, gamax, exact_values)
-        for c in cutlass.range_constexpr(len(entry)):
-            table[tidx, c] = entry[c]
+        scale_entry(cfg, Int32(tidx), s_dec, gamax, table[tidx, None], exact_values)
     cute.arch.sync_threads()
 
 
-def scale_entry(cfg, byte, s_dec, gamax, exact_values=True):
-    """The table entry of scale byte ``byte``: (inv, y) and, with ``exact_values``, (K, J)."""
+def scale_entry(cfg, byte, s_dec, gamax, entry, exact_values=True):
+    """Writes the table entry of scale byte ``byte`` into ``entry`` (4 floats): (inv, y)
+    and, with ``exact_values``, (K, J)."""
     f = e4m3x2_to_f32(byte)[1]
     inv, yb = _candidate_inv(cfg, f, s_dec, gamax)
     if cutlass.const_expr(cfg.code_scale != 1.0):
         inv, yb = _scaled_candidate(cfg, inv, yb)
-    if cutlass.const_expr(not exact_values):
-        return [inv, yb]
-    k, j, _ = grid_constants(f, gamax, cfg.d)
-    return [inv, yb, k, j]
+    entry[0] = inv
+    entry[1] = yb
+    if cutlass.const_expr(exact_values):
+        k, j, _ = grid_constants(f, gamax, cfg.d)
+        entry[2] = k
+        entry[3] = j
 
 
 def _candidate_inv(cfg, f, s_dec, gamax):

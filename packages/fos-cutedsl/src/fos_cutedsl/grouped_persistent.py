@@ -158,9 +158,7 @@ class GroupedPersistentKernel:
             gamax = mAmax[e]
             s = global_scale(gamax, Float32(cfg.d))
             s_dec = div_rn(Float32(1.0), s)
-            entry = scale_entry(cfg, byte, s_dec, gamax)
-            for c in cutlass.range_constexpr(ENTRY):
-                tables[job, c] = entry[c]
+            scale_entry(cfg, byte, s_dec, gamax, tables[job, None])
             if byte == 0:
                 margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
                 values = (gamax, s, margin, s_dec)

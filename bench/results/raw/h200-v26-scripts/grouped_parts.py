@@ -48,7 +48,7 @@ class Parts(gp.GroupedPersistentKernel):
 
 
 def compiled(which):
-    cfg = QuantizeConfig("bfloat16", "1x16", "mae", 256, False)
+    cfg = QuantizeConfig("bfloat16", "1x16", "mae", 256, False, x_no_l1=True)
     fake = cute.runtime.make_fake_compact_tensor
     r = cute.sym_int64()
     args = (

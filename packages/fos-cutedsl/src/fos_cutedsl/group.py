@@ -114,7 +114,7 @@ from .ieee import (
     unpack_bf16x2,
     unpack_f16x2,
 )
-from .memory import reload_v4
+from .memory import load_v4_no_l1, reload_v4
 from .offsets import amax_of_row
 
 
@@ -132,6 +132,11 @@ def load_group(cfg, mX, position):
 
 def load_group_into(cfg, mX, t, rX):
     """Issue the 16-byte loads of group ``t`` into the register tensor ``rX`` (``cfg.words``)."""
+    if cfg.x_no_l1:
+        quads = [load_v4_no_l1(group_address(cfg, mX, t) + q * 16) for q in range(cfg.words // 4)]
+        for i, w in enumerate(w for quad in quads for w in quad):
+            rX[i] = Uint32(w)
+        return
     x_ptr = cute.make_ptr(
         Uint32, group_address(cfg, mX, t), cute.AddressSpace.gmem, assumed_align=16
     )
@@ -201,9 +206,8 @@ def candidate_scales(a, s, fast=True):
 
 @cute.jit
 def build_scale_table(cfg, table, s_dec, gamax, exact_values: cutlass.Constexpr = True):
-    """Per tensor: the constants of steps 4-6 (inv, y, K, J) for every scale byte,
-    one byte per thread, then a CTA barrier. ``exact_values=False`` leaves K and J
-    out (only the inline undecided branch uses them)."""
+    """Per tensor: ``scale_entry`` for every scale byte, one a thread, then a CTA barrier
+    (``exact_values=False``: no K and J, which only the inline undecided branch uses)."""
     tidx, _, _ = cute.arch.thread_idx()
     if tidx < TABLE:
         scale_entry(cfg, Int32(tidx), s_dec, gamax, table[tidx, None], exact_values)
@@ -211,8 +215,7 @@ def build_scale_table(cfg, table, s_dec, gamax, exact_values: cutlass.Constexpr 
 
 
 def scale_entry(cfg, byte, s_dec, gamax, entry, exact_values=True):
-    """Writes the table entry of scale byte ``byte`` into ``entry`` (4 floats): (inv, y)
-    and, with ``exact_values``, (K, J)."""
+    """Scale byte ``byte``'s table entry into ``entry``: (inv, y) and (exact_values) (K, J)."""
     f = e4m3x2_to_f32(byte)[1]
     inv, yb = _candidate_inv(cfg, f, s_dec, gamax)
     if cutlass.const_expr(cfg.code_scale != 1.0):

@@ -62,26 +62,30 @@ def workspace_floats(
 ) -> int:
     """float32 elements of the workspace: E tables, E constants, the unit map (for a
     kernel of ``groups_per_thread``: the default tuning's unless the caller's differs)."""
-    return experts * (TABLE * ENTRY + CONSTS) + units_of(rows, cols, groups_per_thread)
+    return experts * (TABLE * ENTRY + CONSTS) + units_of(rows, cols, groups_per_thread) * CONSTS
 
 
 def _views(mWork: cute.Tensor, experts, units):
-    """The workspace as (tables (E * TABLE, 4), consts (E, 4), unit map (U,))."""
+    """The workspace as (tables (E * TABLE, 4), consts (E, 4), unit map (U, 4))."""
     base = mWork.iterator
     tables = cute.make_tensor(base, cute.make_layout((experts * TABLE, ENTRY), stride=(ENTRY, 1)))
     consts_at = base + experts * (TABLE * ENTRY)
     consts = cute.make_tensor(consts_at, cute.make_layout((experts, CONSTS), stride=(CONSTS, 1)))
-    unit_map = cute.make_tensor(consts_at + experts * CONSTS, cute.make_layout(units))
+    unit_map = cute.make_tensor(
+        consts_at + experts * CONSTS, cute.make_layout((units, CONSTS), stride=(CONSTS, 1))
+    )
     return tables, consts, unit_map
 
 
+def _expert_table(tables, e):
+    """Expert ``e``'s (TABLE, 4) scale table."""
+    layout = cute.make_layout((TABLE, ENTRY), stride=(ENTRY, 1))
+    return cute.make_tensor(tables.iterator + e * (TABLE * ENTRY), layout)
+
+
 def _expert(tables, consts, e):
-    """Expert ``e``'s (TABLE, 4) scale table, ``fast_group`` constants ``(gamax, s,
-    margin)`` and ``s_dec``."""
-    table = cute.make_tensor(
-        tables.iterator + e * (TABLE * ENTRY), cute.make_layout((TABLE, ENTRY), stride=(ENTRY, 1))
-    )
-    return table, (consts[e, 0], consts[e, 1], consts[e, 2]), consts[e, 3]
+    """Expert ``e``'s scale table, ``fast_group`` constants ``(gamax, s, margin)``, ``s_dec``."""
+    return _expert_table(tables, e), (consts[e, 0], consts[e, 1], consts[e, 2]), consts[e, 3]
 
 
 class GroupedPersistentKernel:
@@ -164,15 +168,19 @@ class GroupedPersistentKernel:
                 values = (gamax, s, margin, s_dec)
                 for c in cutlass.range_constexpr(CONSTS):
                     consts[e, c] = values[c]
-        if job < units:  # the expert owning every row of unit `job`, else -1
+        if job < units:  # unit `job`'s owner (mixed: -1 - its first expert), its constants
             unit = WARP * cfg.groups_per_thread
             first = job * unit
             last = cutlass.min(first + unit, total) - 1
             e = expert_of_row(shared, first // groups_per_row)
             owner = e
             if last // groups_per_row >= Int64(shared[e + 1]):
-                owner = -1 - e  # mixed, its first row's expert e
-            unit_map[job] = as_f32(owner)
+                owner = -1 - e
+            gamax = mAmax[e]
+            margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
+            values = (as_f32(owner), gamax, global_scale(gamax, Float32(cfg.d)), margin)
+            for c in cutlass.range_constexpr(CONSTS):
+                unit_map[job, c] = values[c]
 
     @cute.kernel
     def kernel(
@@ -199,8 +207,9 @@ class GroupedPersistentKernel:
         smem = cutlass.memory.SmemAllocator()
         counter = smem.allocate_tensor(Int32, cute.make_layout(1), byte_alignment=16)
 
-        def owner_of(v):  # unit v's expert (mixed: -1 - its first); past the end: the last
-            return f32_bits(unit_map[cutlass.min(v, last_unit)])
+        def owner_of(v):  # unit v's (owner, gamax, s, margin); past the end: the last's
+            i = cutlass.min(v, last_unit)
+            return f32_bits(unit_map[i, 0]), (unit_map[i, 1], unit_map[i, 2], unit_map[i, 3])
 
         # As ``persistent``: this CTA's units are bidx + grid * i, below ``full`` whole.
         first_unit, stride = Int32(bidx), Int32(grid)
@@ -214,17 +223,18 @@ class GroupedPersistentKernel:
             counter[0] = Int32(cfg.threads // WARP)
         cute.arch.sync_threads()
         cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
-        owner = owner_of(u)
+        owner, unit_consts = owner_of(u)
 
         while u < Int32(units):
             if (owner >= 0) & (u < full):
-                table, fast_consts, s_dec = _expert(tables, consts, owner)
-                u, owner = run_unit(
-                    cfg, mX, mCodes, mScales, table, counter, buffers, fast_consts, s_dec, u,
+                table = _expert_table(tables, owner)
+                s_dec = consts[owner, 3]  # (the exact path's)
+                u, (owner, unit_consts) = run_unit(
+                    cfg, mX, mCodes, mScales, table, counter, buffers, unit_consts, s_dec, u,
                     first_unit, stride, total, owner_of,
                 )  # fmt: skip
             else:
-                u, owner = _mixed_unit(
+                u, (owner, unit_consts) = _mixed_unit(
                     cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u,
                     first_unit, stride, total, groups_per_row, owner_of,
                 )  # fmt: skip
@@ -242,9 +252,9 @@ def _mixed_unit(
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
     following = draw_unit(counter, first_unit, stride)
-    owner = owner_of(following)
+    looked_up = owner_of(following)
     single = dataclasses.replace(cfg, undecided_inline=False)
-    first_expert = owner_of(u)
+    first_expert = owner_of(u)[0]
     if first_expert < 0:
         first_expert = -1 - first_expert
     first_end = Int64(mOffsets[first_expert + 1])  # the first expert's rows end here
@@ -264,4 +274,4 @@ def _mixed_unit(
                 exact_store(cfg, mX, mCodes, mScales, t, s_dec, fast_consts)
     for j in cutlass.range_constexpr(min(cfg.prefetch, cfg.groups_per_thread)):
         load_group_into(cfg, mX, clamped_group(following, lane + j * WARP, unit, total), buffers[j])
-    return following, owner
+    return following, looked_up

@@ -116,9 +116,6 @@ class QuantizeConfig:
     # Fake-quantize: x_hat of this dtype ("bfloat16" | "float16" | "float32") in place of
     # the codes and scales (None: codes and scales). A compile-time branch at each store.
     fake: str | None = None
-    # x's loads skip L1 (``L1::no_allocate``): the grouped persistent kernel reads its
-    # tables through L1.
-    x_no_l1: bool = False
     # Row-scaled: the threads that share one row's table entry (a 64-wide group step;
     # ``row_amax``'s warp-per-row variant: 32).
     row_threads: int = 64

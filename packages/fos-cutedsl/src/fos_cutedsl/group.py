@@ -114,7 +114,7 @@ from .ieee import (
     unpack_bf16x2,
     unpack_f16x2,
 )
-from .memory import load_v4_no_l1, reload_v4
+from .memory import reload_v4
 from .offsets import amax_of_row
 
 
@@ -132,11 +132,6 @@ def load_group(cfg, mX, position):
 
 def load_group_into(cfg, mX, t, rX):
     """Issue the 16-byte loads of group ``t`` into the register tensor ``rX`` (``cfg.words``)."""
-    if cfg.x_no_l1:
-        quads = [load_v4_no_l1(group_address(cfg, mX, t) + q * 16) for q in range(cfg.words // 4)]
-        for i, w in enumerate(w for quad in quads for w in quad):
-            rX[i] = Uint32(w)
-        return
     x_ptr = cute.make_ptr(
         Uint32, group_address(cfg, mX, t), cute.AddressSpace.gmem, assumed_align=16
     )

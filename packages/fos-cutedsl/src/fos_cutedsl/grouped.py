@@ -166,7 +166,6 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
     """
     per_cta_tables = tuning.pop("per_cta_tables", False)
     if key.persistent:
-        tuning = {"x_no_l1": True, **tuning}
         cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, False, **tuning)
         kernel = GroupedPersistentKernel(cfg)
     elif key.block == "16x16":

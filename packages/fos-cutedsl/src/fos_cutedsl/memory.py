@@ -31,17 +31,6 @@ def reload_v4(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
 
 
 @dsl_user_op
-def load_v4_no_l1(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
-    """Four 32-bit words at the 16-byte aligned global address ``addr``, not kept in L1
-    (``L1::no_allocate``): a stream read once leaves L1 to data read again. Pinned where
-    the kernel issues it, as a prefetch must be."""
-    quad = llvm.StructType.get_literal([T.i32()] * 4)
-    text = "ld.global.L1::no_allocate.v4.u32 {$0, $1, $2, $3}, [$4];"
-    res = _asm(quad, [Int64(addr).ir_value(loc=loc, ip=ip)], text, "=r,=r,=r,=r,l", True)
-    return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
-
-
-@dsl_user_op
 def prefetch_l2(mask, addr, nbytes: int, *, loc=None, ip=None) -> None:
     """``cp.async.bulk.prefetch.L2`` of ``nbytes`` at ``addr`` where ``mask`` is nonzero.
 

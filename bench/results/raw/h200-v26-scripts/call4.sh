@@ -11,6 +11,6 @@ echo "grouped_variants rc=$?"; grep -E "exact|rows |persistent|fos_op" $OUT/logs
 timeout 250 python3 -m pytest -q -n 12 -p no:cacheprovider tests/cutedsl/test_grouped_kernel.py \
   > $OUT/logs/pytest.log 2>&1
 echo "pytest rc=$?"; tail -n 3 $OUT/logs/pytest.log
-timeout 150 python3 -m pytest -q -n 12 -p no:cacheprovider tests/op/test_grouped.py \
+timeout 150 python3 -m pytest -q -n 12 -p no:cacheprovider tests/op/test_grouped.py tests/op/test_gpu.py -k "grouped or stacked" \
   > $OUT/logs/pytest_op.log 2>&1
 echo "pytest op rc=$?"; tail -n 3 $OUT/logs/pytest_op.log

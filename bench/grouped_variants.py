@@ -89,13 +89,15 @@ def exact(fn, gen, outputs=None) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    parser.add_argument("--tunings", nargs="*", default=[t[0] for t in TUNINGS],
+                        help="which of the tunings to run (default: all)")  # fmt: skip
     args = parser.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(11)
     roof = copy_tbps("cuda")
     print(f"copy roofline {roof:.3f} TB/s", flush=True)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     fns = {}
-    for label, persistent, tuning in TUNINGS:
+    for label, persistent, tuning in (t for t in TUNINGS if t[0] in args.tunings):
         key = GroupedQuantizeKey("bfloat16", "1x16", "mae", 256, "int64", arch, persistent)
         fn = with_workspace(compile_grouped_quantize(key, **tuning), persistent)
         fns[label] = (fn, exact(fn, gen))

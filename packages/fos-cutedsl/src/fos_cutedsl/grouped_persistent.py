@@ -78,9 +78,10 @@ def _views(mWork: cute.Tensor, experts, units):
 
 
 def _expert_table(tables, e):
-    """Expert ``e``'s (TABLE, 4) scale table."""
-    layout = cute.make_layout((TABLE, ENTRY), stride=(ENTRY, 1))
-    return cute.make_tensor(tables.iterator + e * (TABLE * ENTRY), layout)
+    """Expert ``e``'s (TABLE, 4) scale table (16-byte entries, read as one load each)."""
+    at = tables.iterator.toint() + Int64(e) * (TABLE * ENTRY * 4)
+    base = cute.make_ptr(Float32, at, cute.AddressSpace.gmem, assumed_align=16)
+    return cute.make_tensor(base, cute.make_layout((TABLE, ENTRY), stride=(ENTRY, 1)))
 
 
 def _expert(tables, consts, e):

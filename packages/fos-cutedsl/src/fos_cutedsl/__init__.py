@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.1"
+__version__ = "0.6.2"
 
 __all__ = [
     "AMAX_CACHE",

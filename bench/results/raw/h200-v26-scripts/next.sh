@@ -1,4 +1,4 @@
-# For the next session, on branch wip/grouped-smem-tables (carry [".gpu"], about 4 min):
+# For the next session, on main from 9478e49 on (carry [".gpu"], about 4 min):
 # the persistent grouped kernel with each warp's unit table in shared memory (LDS.128,
 # as the per-tensor kernel) against the global tables, beside the per-tensor quantize;
 # then the persistent tests of both (global and shared).

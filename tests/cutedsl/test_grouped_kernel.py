@@ -107,6 +107,35 @@ def test_every_variant_is_registered_for_precompile():
     assert {"quantize_grouped", "nan_amax_grouped"} <= fos_cutedsl.KERNELS
 
 
+def test_persistent_choice_and_workspace_size():
+    """The launcher's choice of the persistent grouped kernel, and its workspace: E tables
+    of 256 entries of 4 floats, E constants, 4 floats a unit of 128 groups."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.grouped import (
+        MAX_EXPERTS,
+        GroupedQuantizeKey,
+        compile_grouped_quantize,
+        quantize_variants,
+        uses_persistent,
+        workspace_floats,
+    )
+    from fos_cutedsl.grouped_persistent import units_of
+
+    assert uses_persistent("bfloat16", "1x16", 1) and uses_persistent("float16", "1x16", 1024)
+    assert not uses_persistent("float32", "1x16", 8)
+    assert not uses_persistent("bfloat16", "16x16", 8)
+    assert not uses_persistent("bfloat16", "1x16", MAX_EXPERTS + 1)
+    assert units_of(32768, 7168) == 32768 * 448 // 128 and units_of(1, 16) == 1
+    assert units_of(3, 16 * 129) == 4  # 387 groups: three whole units and a ragged one
+    assert workspace_floats(32768, 2048, 8) == 8 * (256 * 4 + 4) + 32768 * 4
+    persistent = [k for k in quantize_variants("sm_90a") if k.persistent]
+    assert len(persistent) == 16 and all(k.block == "1x16" and k.dtype != "float32"
+                                         for k in persistent)  # fmt: skip
+    for bad in (("float32", "1x16"), ("bfloat16", "16x16")):
+        with pytest.raises(ValueError, match="16-bit 1x16 only"):
+            compile_grouped_quantize(GroupedQuantizeKey(*bad, "mae", 256, "int32", "sm_90a", True))
+
+
 def test_cannot_run_says_why_on_cpu():
     x, offsets, gamax = torch.zeros(32, 32), torch.tensor([0, 16, 32]), torch.ones(2)
     ok, why = fos_cutedsl.can_run_quantize_grouped(x, offsets, gamax)

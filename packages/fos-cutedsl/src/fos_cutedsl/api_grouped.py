@@ -18,7 +18,7 @@ from fos_reference.validation import check_nan_amax_grouped_args, check_quantize
 from .api import kernel_why_not
 from .api_elementwise import amax_why_not
 from .cache import CompileCache
-from .device import DTYPE_NAMES, arch_of, run_under, verdict
+from .device import DTYPE_NAMES, arch_of, device_index, run_under, sm_count, verdict
 
 try:
     from . import grouped as _grouped
@@ -142,6 +142,7 @@ def launch_quantize_grouped(
     key = _grouped.GroupedQuantizeKey(
         dtype, block, err_mode, int(e4m3_scale_bound), _OFFSET_NAMES[offsets.dtype],
         arch_of(x2d.device), persistent,
+        sm_count(device_index(x2d.device)) if persistent else _grouped.H100_SMS,
     )  # fmt: skip
     args = (x2d, global_amax, offsets, codes_u8, scales_u8)
     if persistent:  # the per-expert tables and the unit map (grouped_persistent)

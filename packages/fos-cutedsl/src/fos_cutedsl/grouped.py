@@ -34,7 +34,7 @@ from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8
 
 from .amax import DTYPES, AmaxConfig, per_row
-from .config import GROUP, QuantizeConfig, compile_options, launch
+from .config import GROUP, H100_SMS, QuantizeConfig, compile_options, launch
 from .grouped_persistent import MAX_EXPERTS, GroupedPersistentKernel, workspace_floats  # noqa: F401 (the launcher's)
 from .offsets import RowAmax
 from .rowwise import QuantizeKernel, quantize_groups
@@ -54,8 +54,9 @@ class GroupedQuantizeKey(NamedTuple):
     offsets: str  # "int32" | "int64"
     arch: str  # CuTe DSL arch string, e.g. "sm_90a"
     # 16-bit 1x16 with at most ``grouped_persistent.MAX_EXPERTS`` experts: the persistent
-    # kernel under per-expert tables (a caller-owned workspace; ``uses_workspace``).
+    # kernel under per-expert tables (a caller-owned workspace: ``workspace_floats``).
     persistent: bool = False
+    sms: int = H100_SMS  # persistent: the device's SMs, its grid (speed only, never bits)
 
 
 class GroupedAmaxKey(NamedTuple):
@@ -167,6 +168,9 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
     per_cta_tables = tuning.pop("per_cta_tables", False)
     shared_tables = tuning.pop("shared_tables", False)
     if key.persistent:
+        if not uses_persistent(key.dtype, key.block, 1):
+            raise ValueError(f"persistent grouped quantize: 16-bit 1x16 only, not {key}")
+        tuning = {"sms": key.sms, **tuning}
         cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, False, **tuning)
         kernel = GroupedPersistentKernel(cfg, shared_tables)
     elif key.block == "16x16":

@@ -38,13 +38,20 @@ class Parts(gp.GroupedPersistentKernel):
         jobs = cutlass.max(experts * gp.TABLE, units)
         if cutlass.const_expr(self.which in ("setup", "nopdl")):
             self.setup(mAmax, mOffsets, mWork, gpr, total, units).launch(
-                grid=[Int32((jobs + 255) // 256), 1, 1], block=[256, 1, 1],
-                smem=(gp.MAX_EXPERTS + 1) * 8 + 16, stream=stream)
+                grid=[Int32((jobs + 255) // 256), 1, 1],
+                block=[256, 1, 1],
+                smem=(gp.MAX_EXPERTS + 1) * 8 + 16,
+                stream=stream,
+            )
         if cutlass.const_expr(self.which in ("kernel", "nopdl")):
             grid = Int32(cutlass.max(cutlass.min(units, Int64(cfg.sms)), Int64(1)))
             self.kernel(mX, mOffsets, mCodes, mScales, mWork, gpr, total, units).launch(
-                grid=[grid, 1, 1], block=[cfg.threads, 1, 1], smem=16, stream=stream,
-                **launch_bounds(cfg.threads, cfg.min_blocks))
+                grid=[grid, 1, 1],
+                block=[cfg.threads, 1, 1],
+                smem=16,
+                stream=stream,
+                **launch_bounds(cfg.threads, cfg.min_blocks),
+            )
 
 
 def compiled(which):
@@ -52,8 +59,12 @@ def compiled(which):
     fake = cute.runtime.make_fake_compact_tensor
     r = cute.sym_int64()
     args = (
-        fake(cutlass.BFloat16, (r, cute.sym_int64(divisibility=16)), stride_order=(1, 0),
-             assumed_align=16),
+        fake(
+            cutlass.BFloat16,
+            (r, cute.sym_int64(divisibility=16)),
+            stride_order=(1, 0),
+            assumed_align=16,
+        ),
         fake(cutlass.Float32, (cute.sym_int64(),), assumed_align=4),
         fake(cutlass.Int64, (cute.sym_int64(),), assumed_align=4),
         fake(cutlass.Uint8, (r, cute.sym_int64()), stride_order=(1, 0), assumed_align=16),
@@ -76,8 +87,9 @@ def main():
         for experts in (8, 64, 256):
             offsets = skewed_offsets(32768, experts, "cuda")
             gamax = fos_reference.nan_amax_grouped(x, offsets)
-            work = torch.full((workspace_floats(32768, cols, experts),), float("nan"),
-                              device="cuda")
+            work = torch.full(
+                (workspace_floats(32768, cols, experts),), float("nan"), device="cuda"
+            )
             codes = torch.empty(32768, cols // 2, dtype=torch.uint8, device="cuda")
             scales = torch.empty(32768, cols // 16, dtype=torch.uint8, device="cuda")
             want = fos_reference.quantize_grouped(x, offsets, gamax)
@@ -86,8 +98,7 @@ def main():
                 codes.fill_(0xAB)
                 scales.fill_(0xAB)
                 fns[w](x, gamax, offsets, codes, scales, work)
-                ok = torch.equal(codes, want[0]) and torch.equal(
-                    scales, want[1].view(torch.uint8))
+                ok = torch.equal(codes, want[0]) and torch.equal(scales, want[1].view(torch.uint8))
                 args = (x, gamax, offsets, codes, scales, work)
                 us = replay_us(lambda f=fns[w], a=args: f(*a))
                 line += f" | {w} {us:6.1f}" + ("" if ok or w == "setup" else " WRONG")

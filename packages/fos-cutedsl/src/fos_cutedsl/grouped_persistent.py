@@ -91,6 +91,11 @@ def _expert(tables, consts, e):
     return _expert_table(tables, e), (consts[e, 0], consts[e, 1], consts[e, 2]), consts[e, 3]
 
 
+def _margin(cfg, gamax):
+    """``fast_group``'s choice margin under ``gamax`` (``persistent``'s, per expert)."""
+    return scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
+
+
 def _slot_table(slots, warp, slot):
     """Warp ``warp``'s shared table ``slot``, a (TABLE, 4) view of ``slots``."""
     at = slots.iterator + (warp * SLOTS + slot) * (TABLE * ENTRY)
@@ -207,8 +212,7 @@ class GroupedPersistentKernel:
             s_dec = div_rn(Float32(1.0), s)
             scale_entry(cfg, byte, s_dec, gamax, tables[job, None])
             if byte == 0:
-                margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
-                values = (gamax, s, margin, s_dec)
+                values = (gamax, s, _margin(cfg, gamax), s_dec)
                 for c in cutlass.range_constexpr(CONSTS):
                     consts[e, c] = values[c]
         if job < units:  # unit `job`'s owner (mixed: -1 - its first expert), its constants
@@ -220,7 +224,7 @@ class GroupedPersistentKernel:
             if last // groups_per_row >= Int64(shared[e + 1]):
                 owner = -1 - e
             gamax = mAmax[e]
-            margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
+            margin = _margin(cfg, gamax)
             values = (as_f32(owner), gamax, global_scale(gamax, Float32(cfg.d)), margin)
             for c in cutlass.range_constexpr(CONSTS):
                 unit_map[job, c] = values[c]

@@ -8,8 +8,7 @@ first group's expert (``grouped.compile_grouped_quantize(per_cta_tables=True)``)
 ``persistent`` the per-tensor persistent kernel under per-expert tables built by a
 first launch (``GroupedQuantizeKey.persistent``, the launcher's default for 16-bit
 1x16), timed with its workspace allocated once and, as ``fos_op`` runs it, through
-``fos_op.quantize_grouped``; ``persistent, shared tables`` the same with each
-warp's unit table copied into shared memory (``GroupedPersistentKernel(shared_tables=True)``).
+``fos_op.quantize_grouped``.
 Each tuning's bits are compared with ``fos_reference.quantize_grouped`` on a
 skewed split before it is timed. Beside them, in the same run: the per-tensor
 quantize of the same T x C (the issue's "within 5%") and the copy roofline.
@@ -38,7 +37,6 @@ TUNINGS = (
     ("rows", False, {}),
     ("per CTA tables", False, {"per_cta_tables": True}),
     ("persistent", True, {}),
-    ("persistent, shared tables", True, {"shared_tables": True}),
 )
 
 

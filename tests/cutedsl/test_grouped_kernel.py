@@ -296,10 +296,9 @@ PERSISTENT_SPLITS = [
 
 
 @gpu
-@pytest.mark.parametrize("shared_tables", [False, True], ids=["global", "shared"])
 @pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448), ("mse", 256)])
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=str)
-def test_persistent_bitwise_parity(dtype, err_mode, bound, shared_tables):
+def test_persistent_bitwise_parity(dtype, err_mode, bound):
     """``GroupedQuantizeKey.persistent`` called directly, its workspace NaN first, then
     holding the previous split's tables and unit map."""
     from fos_cutedsl.grouped import (
@@ -312,7 +311,7 @@ def test_persistent_bitwise_parity(dtype, err_mode, bound, shared_tables):
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     name = str(dtype).removeprefix("torch.")
     key = GroupedQuantizeKey(name, "1x16", err_mode, bound, "int64", arch, True)
-    fn = compile_grouped_quantize(key, shared_tables=shared_tables)
+    fn = compile_grouped_quantize(key)
     work = torch.full((workspace_floats(4097, 7168, 256),), float("nan"), device="cuda")
     for kind in KINDS:
         for i, (rows, cols, split) in enumerate(PERSISTENT_SPLITS):

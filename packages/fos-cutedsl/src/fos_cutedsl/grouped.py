@@ -166,13 +166,12 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
     rows take the exact path under their own amax). Not yet run on a GPU.
     """
     per_cta_tables = tuning.pop("per_cta_tables", False)
-    shared_tables = tuning.pop("shared_tables", False)
     if key.persistent:
         if not uses_persistent(key.dtype, key.block, 1):
             raise ValueError(f"persistent grouped quantize: 16-bit 1x16 only, not {key}")
         tuning = {"sms": key.sms, **tuning}
         cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, False, **tuning)
-        kernel = GroupedPersistentKernel(cfg, shared_tables)
+        kernel = GroupedPersistentKernel(cfg)
     elif key.block == "16x16":
         tuning = {"groups_per_thread": 1, **tuning}
         cfg = QuantizeConfig(key.dtype, "16x16", key.err_mode, key.bound, False, **tuning)

@@ -40,7 +40,6 @@ from .choice import choice_margin, global_scale
 from .config import GROUP, PERSISTENT_TUNING, TABLE, QuantizeConfig, launch_bounds
 from .group import fast_group, load_group, load_group_into, scale_entry, scaled_margin
 from .ieee import as_f32, div_rn, f32_bits
-from .memory import copy_async_16, wait_async_copies
 from .offsets import expert_of_row
 from .persistent import WARP, clamped_group, draw_unit, exact_store, run_unit
 
@@ -50,7 +49,6 @@ CONSTS = 4  # floats an expert's constants: (gamax, s, margin, s_dec)
 # the tables 4 MB); more take the row-scaled grouped kernel.
 MAX_EXPERTS = 1024
 SETUP_THREADS = 256
-SLOTS = 2  # ``shared_tables``: a warp's shared tables (this unit's expert's and the next's)
 
 
 def units_of(rows: int, cols: int, groups_per_thread: int = PERSISTENT_TUNING[0]) -> int:
@@ -96,47 +94,12 @@ def _margin(cfg, gamax):
     return scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
 
 
-def _slot_table(slots, warp, slot):
-    """Warp ``warp``'s shared table ``slot``, a (TABLE, 4) view of ``slots``."""
-    at = slots.iterator + (warp * SLOTS + slot) * (TABLE * ENTRY)
-    return cute.make_tensor(at, cute.make_layout((TABLE, ENTRY), stride=(ENTRY, 1)))
-
-
-@cute.jit
-def _stage(tables, slots, warp, state, owner):
-    """Make the warp's table ``state[0]`` hold the next unit's expert (``owner``; mixed:
-    its first): ``state`` is (slot in use, its expert, the other slot's expert). A new
-    expert is copied asynchronously into the other slot (``wait_async_copies`` and a
-    warp barrier before it is read); returns the next unit's state."""
-    tidx, _, _ = cute.arch.thread_idx()
-    lane = Int32(tidx) % WARP
-    cur, held, other = state
-    e = owner
-    if e < 0:
-        e = -1 - e
-    if e != held:
-        if e != other:
-            cute.arch.sync_warp()  # the other slot's last readers are done
-            src = tables.iterator.toint() + Int64(e) * (TABLE * ENTRY * 4)
-            dst = _slot_table(slots, warp, 1 - cur).iterator.toint()
-            for i in cutlass.range_constexpr(TABLE // WARP):
-                entry = lane + i * WARP
-                copy_async_16(dst + entry * (ENTRY * 4), src + Int64(entry) * (ENTRY * 4))
-        cur, held, other = 1 - cur, e, held
-    return cur, held, other
-
-
 class GroupedPersistentKernel:
-    """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``.
+    """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
-    ``shared_tables``: each warp reads its unit's table from shared memory (two slots a
-    warp, 192 KB a CTA), copied from the workspace when the unit's expert changes,
-    during the previous unit."""
-
-    def __init__(self, config: QuantizeConfig, shared_tables: bool = False):
+    def __init__(self, config: QuantizeConfig):
         assert config.persistent and config.width == 16 and not config.fake
         self.cfg = config
-        self.shared_tables = shared_tables
 
     @cute.jit
     def __call__(
@@ -166,16 +129,11 @@ class GroupedPersistentKernel:
         self.kernel(mX, mOffsets, mCodes, mScales, mWork, groups_per_row, total, units).launch(
             grid=[grid, 1, 1],
             block=[cfg.threads, 1, 1],
-            smem=self._smem_bytes(),
+            smem=32,  # the unit counter
             stream=stream,
             use_pdl=True,  # starts while the setup runs; waits for it before the workspace
             **launch_bounds(cfg.threads, cfg.min_blocks),
         )
-
-    def _smem_bytes(self) -> int:
-        """The unit counter, and with ``shared_tables`` every warp's slots."""
-        slots = self.cfg.threads // WARP * SLOTS * TABLE * ENTRY * 4
-        return 32 + (slots if self.shared_tables else 0)
 
     @cute.kernel
     def setup(
@@ -253,12 +211,6 @@ class GroupedPersistentKernel:
         last_unit = Int32(units) - 1
         smem = cutlass.memory.SmemAllocator()
         counter = smem.allocate_tensor(Int32, cute.make_layout(1), byte_alignment=16)
-        slots = None
-        if cutlass.const_expr(self.shared_tables):
-            layout = cute.make_layout(
-                (cfg.threads // WARP * SLOTS * TABLE, ENTRY), stride=(ENTRY, 1)
-            )
-            slots = smem.allocate_tensor(Float32, layout, byte_alignment=16)
 
         def owner_of(v):  # unit v's (owner, gamax, s, margin); past the end: the last's
             i = cutlass.min(v, last_unit)
@@ -277,41 +229,21 @@ class GroupedPersistentKernel:
         cute.arch.sync_threads()
         cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
         owner, unit_consts = owner_of(u)
-        state = (Int32(0), Int32(-1), Int32(-1))  # shared_tables: (slot, its expert, other's)
-        if cutlass.const_expr(self.shared_tables):
-            state = _stage(tables, slots, warp, state, owner)
-            wait_async_copies()
-            cute.arch.sync_warp()
 
         while u < Int32(units):
             if (owner >= 0) & (u < full):
                 table = _expert_table(tables, owner)
-                fetch = None
-                if cutlass.const_expr(self.shared_tables):
-                    table = _slot_table(slots, warp, state[0])
-
-                    def fetch(looked_up, state=state):  # the next unit's table, during this one
-                        return (*looked_up, _stage(tables, slots, warp, state, looked_up[0]))
-
                 s_dec = consts[owner, 3]  # (the exact path's)
                 u, looked_up = run_unit(
                     cfg, mX, mCodes, mScales, table, counter, buffers, unit_consts, s_dec, u,
-                    first_unit, stride, total, owner_of, fetch,
+                    first_unit, stride, total, owner_of,
                 )  # fmt: skip
-                owner, unit_consts = looked_up[0], looked_up[1]
-                if cutlass.const_expr(self.shared_tables):
-                    state = looked_up[2]
-                    wait_async_copies()
-                    cute.arch.sync_warp()
+                owner, unit_consts = looked_up
             else:
                 u, (owner, unit_consts) = _mixed_unit(
                     cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u,
                     first_unit, stride, total, groups_per_row, owner_of,
                 )  # fmt: skip
-                if cutlass.const_expr(self.shared_tables):
-                    state = _stage(tables, slots, warp, state, owner)
-                    wait_async_copies()
-                    cute.arch.sync_warp()
 
 
 @cute.jit

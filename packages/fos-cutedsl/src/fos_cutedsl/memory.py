@@ -106,21 +106,6 @@ def load_shared_v4(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int
 
 
 @dsl_user_op
-def copy_async_16(shared_addr, global_addr, *, loc=None, ip=None) -> None:
-    """``cp.async.cg.shared.global`` of 16 bytes: global to shared memory without registers
-    (complete after ``wait_async_copies``)."""
-    text = "cp.async.cg.shared.global [$0], [$1], 16;"
-    ops = [_i(shared_addr, loc, ip), Int64(global_addr).ir_value(loc=loc, ip=ip)]
-    _asm(None, ops, text, "r,l", side_effects=True)
-
-
-@dsl_user_op
-def wait_async_copies(*, loc=None, ip=None) -> None:
-    """``cp.async.wait_all``: this thread's ``copy_async_16`` copies have landed."""
-    _asm(None, [], "cp.async.wait_all;", "", side_effects=True)
-
-
-@dsl_user_op
 def load_shared(addr, bits: int, *, loc=None, ip=None) -> Int32:
     """``ld.shared.u{bits}`` at the shared-memory address ``addr`` (zero-extended)."""
     text = f"ld.shared.u{bits} $0, [$1];"

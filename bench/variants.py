@@ -1,7 +1,7 @@
 """Build, check and time kernel tuning variants in one GPU call.
 
     python bench/variants.py [--shapes 32768x7168,8192x4096] [--out DIR]
-                             [--defaults | --sweep small-shapes | --sweep row-scaled]
+                             [--defaults | --sweep small-shapes]
 
 Each variant is ``fos_cutedsl.compile.compile_quantize`` with some of
 ``QuantizeConfig``'s tuning knobs set (same bits, other speed). Before a
@@ -12,8 +12,7 @@ medians with the L2 flushed, against the device-to-device copy measured in
 the same run, on every shape of ``--shapes`` (one compile per variant).
 ``--sweep small-shapes`` times the 16x16, row-scaled and persistent knobs
 around their defaults, which were tuned at 32768 rows (issue 27 asks for
-8192 x 4096 too); ``--sweep row-scaled`` the row-scaled kernels (``rowwise``
-against ``persistent_rows``). Writes ``variants.json`` to ``--out`` (default ``$OUT`` or .).
+8192 x 4096 too). Writes ``variants.json`` to ``--out`` (default ``$OUT`` or .).
 """
 
 from __future__ import annotations
@@ -110,21 +109,6 @@ def small_shape_sweep() -> tuple:
     return tuple(out)
 
 
-def row_scaled_sweep() -> tuple:
-    """16-bit row-scaled: the ``rowwise`` kernel against ``persistent_rows`` (the
-    launcher's choice from 2048 columns), its knobs, mse and float16; the per-tensor
-    quantize beside them."""
-    persistent = {"persistent": True}
-    out = [("rowwise", *BF16_ROW, {}), ("persistent", *BF16_ROW, persistent)]
-    out.append(("persistent, 2 ahead", *BF16_ROW, {**persistent, "prefetch": 2}))
-    out.append(("persistent, 3 groups", *BF16_ROW, {**persistent, "groups_per_thread": 3}))
-    for dtype, err_mode in (("bfloat16", "mse"), ("float16", "mae")):
-        for label, tuning in (("rowwise", {}), ("persistent", persistent)):
-            out.append((label, dtype, "1x16", True, err_mode, tuning))
-    out.append(("default", *BF16_1X16, {}))
-    return tuple(out)
-
-
 def parse_shapes(text: str) -> list[tuple[int, int]]:
     shapes = []
     for item in text.split(","):
@@ -142,7 +126,7 @@ def main() -> int:
     )
     chosen_set = parser.add_mutually_exclusive_group()
     chosen_set.add_argument("--defaults", action="store_true", help="only the default knobs")
-    chosen_set.add_argument("--sweep", choices=["small-shapes", "row-scaled"], help="a knob sweep")
+    chosen_set.add_argument("--sweep", choices=["small-shapes"], help="a knob sweep")
     args = parser.parse_args()
     shapes = parse_shapes(args.shapes)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
@@ -165,7 +149,7 @@ def main() -> int:
         print(f"{rows:6d}x{cols:<5d} copy {us:8.1f} us {tbps[0]:.2f} TB/s{shown}")
         del src, dst
     if args.sweep:
-        chosen = small_shape_sweep() if args.sweep == "small-shapes" else row_scaled_sweep()
+        chosen = small_shape_sweep()
     else:
         chosen = [v for v in VARIANTS if v[0] == "default"] if args.defaults else VARIANTS
     for label, dtype, block, row_scaled, err_mode, tuning in chosen:

@@ -82,45 +82,8 @@ def test_missing_instructions_fail():
 
 def test_variant_list_covers_every_knob():
     keys = variants("sm_90a")
-    assert len(keys) == 44 and len(set(keys)) == 44
+    assert len(keys) == 36 and len(set(keys)) == 36
     assert not any(k.block == "16x16" and k.row_scaled for k in keys)
-    persistent = [k for k in keys if k.persistent]  # 16-bit row-scaled, wide rows
-    assert len(persistent) == 8
-    assert all(k.row_scaled and k.dtype != "float32" for k in persistent)
-
-
-def test_persistent_rows_choice():
-    """16-bit row-scaled 1x16 of 2048 or more columns runs ``persistent_rows``; its
-    config keeps a warp's four table rows and refuses fake-quantize."""
-    from fos_cutedsl.config import PERSISTENT_ROWS_MIN_COLS, QuantizeConfig, uses_persistent_rows
-
-    assert PERSISTENT_ROWS_MIN_COLS == 2048
-    assert uses_persistent_rows("bfloat16", "1x16", True, 2048)
-    assert uses_persistent_rows("float16", "1x16", True, 7168)
-    assert not uses_persistent_rows("bfloat16", "1x16", True, 2032)
-    assert not uses_persistent_rows("float32", "1x16", True, 8192)
-    assert not uses_persistent_rows("bfloat16", "1x16", False, 8192)
-    assert not uses_persistent_rows("bfloat16", "16x16", False, 8192)
-    cfg = QuantizeConfig("bfloat16", "1x16", "mse", 448, True, persistent=True)
-    assert (cfg.threads, cfg.groups_per_thread, cfg.table_rows) == (768, 4, 96)
-    assert cfg.smem_bytes == 96 * 16 + 96 * 64 + 16
-    assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True).persistent
-    with pytest.raises(ValueError, match="persistent"):
-        QuantizeConfig("bfloat16", "1x16", "mae", 256, True, persistent=True, fake="bfloat16")
-    with pytest.raises(ValueError, match="persistent"):
-        QuantizeConfig("bfloat16", "16x16", "mae", 256, False, persistent=True)
-
-
-def test_persistent_rows_compiles_clean(tmp_path):
-    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.compile import compile_variant
-    from fos_cutedsl.config import VariantKey
-
-    for arch in ("sm_90a", "sm_100a"):
-        key = VariantKey("float16", "1x16", "mse", 448, True, arch, 132, True)
-        fn = compile_variant(key, f"--keep-ptx --dump-dir {tmp_path}")
-        assert audit_ptx(fn.__ptx__, arch)[0] == []
-        assert "persistent_rows" in fn.__ptx__  # the kernel the key names
 
 
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])

@@ -10,7 +10,6 @@ write shows up. Skips, with the reason, without an sm_90+ GPU and CuTe DSL.
 
 from __future__ import annotations
 
-import functools
 import zlib
 
 import pytest
@@ -117,43 +116,3 @@ def test_declines_and_raises():
     rows = torch.ones(64, device="cuda")[::2]
     ok, why = fos_cutedsl.can_run(x, rows)
     assert not ok and "row global_amax" in why
-
-
-# Units of 128 groups: many per warp (1000 x 7168), a ragged last one (3 x 7168), one row
-# a unit (2048), two units a row (4096), units across two rows (2064), and narrower rows
-# whose units reach a third row (1024, 16: every group through the exact path).
-PERSISTENT_ROWS_SHAPES = ((1000, 7168), (3, 7168), (64, 2048), (33, 4096), (2, 2064), (7, 1024),
-                          (5, 16))  # fmt: skip
-
-
-@functools.cache
-def _persistent_rows(dtype, err_mode, bound):
-    from fos_cutedsl.compile import compile_variant
-    from fos_cutedsl.config import VariantKey
-
-    arch = fos_cutedsl.arch_of(torch.device("cuda"))
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    name = str(dtype).removeprefix("torch.")
-    return compile_variant(VariantKey(name, "1x16", err_mode, bound, True, arch, sms, True))
-
-
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize(
-    "variant", [v for v in variants() if v.row_scaled and v.dtype != torch.float32], ids=str
-)
-def test_persistent_rows_bitwise_parity(variant, kind):
-    """``persistent_rows`` called directly at every width, its outputs poisoned."""
-    fn = _persistent_rows(variant.dtype, variant.err_mode, variant.bound)
-    for i, (rows, cols) in enumerate(PERSISTENT_ROWS_SHAPES):
-        seed = zlib.crc32(f"persistent rows/{variant}/{kind}/{i}".encode())
-        x, gamax = make_case(kind, variant, rows, cols, seed, "cuda")
-        want_codes, want_scales = fos_reference.quantize(x, gamax, **variant.knobs)
-        codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
-        scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
-        fn(x, gamax, codes, scales.view(torch.float8_e4m3fn))
-        want_scales = want_scales.view(torch.uint8)
-        where = f"{variant} {kind} shape=({rows}, {cols})"
-        assert torch.equal(codes, want_codes), f"{where}: {_mismatch('codes', codes, want_codes)}"
-        assert torch.equal(scales, want_scales), (
-            f"{where}: {_mismatch('scales', scales, want_scales)}"
-        )

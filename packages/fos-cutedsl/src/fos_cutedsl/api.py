@@ -13,7 +13,7 @@ import torch
 from fos_reference.validation import check_fake_quantize_args, check_quantize_args
 
 from .cache import CompileCache
-from .config import FakeQuantizeKey, VariantKey, uses_persistent_rows
+from .config import FakeQuantizeKey, VariantKey
 from .device import (
     DTYPE_NAMES,
     MAX_BLOCKS,
@@ -159,11 +159,9 @@ def _quantize_key(x, block, err_mode, e4m3_scale_bound, row_scaled) -> VariantKe
     """The quantize variant for ``x``'s dtype and device and these knobs."""
     index = device_index(x.device)
     major, minor = capability(index)
-    dtype = DTYPE_NAMES[x.dtype]
-    persistent = True if uses_persistent_rows(dtype, block, row_scaled, x.shape[1]) else None
     return VariantKey(
-        dtype, block, err_mode, int(e4m3_scale_bound), row_scaled, f"sm_{major}{minor}a",
-        sm_count(index), persistent,
+        DTYPE_NAMES[x.dtype], block, err_mode, int(e4m3_scale_bound), row_scaled,
+        f"sm_{major}{minor}a", sm_count(index),
     )  # fmt: skip
 
 

@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .config import PERSISTENT_ROWS_MIN_COLS, FakeQuantizeKey, VariantKey, uses_persistent_rows
+from .config import FakeQuantizeKey, VariantKey
 
 DTYPES = ("bfloat16", "float16", "float32")
 ERR_MODES = ("mae", "mse")
@@ -97,19 +97,12 @@ _ANY_STORE = re.compile(r"\bst\.global\.")
 
 
 def variants(arch: str) -> list[VariantKey]:
-    """Every variant ``quantize`` can ask for on ``arch`` (16-bit row-scaled twice: the
-    ``rowwise`` kernel and, for wide rows, ``persistent_rows``)."""
-    keys = [
+    """Every variant ``quantize`` can ask for on ``arch``."""
+    return [
         VariantKey(dtype, block, err, bound, row_scaled, arch)
         for dtype, (block, row_scaled), err, bound in itertools.product(
             DTYPES, LAYOUTS, ERR_MODES, BOUNDS
         )
-    ]
-    wide = PERSISTENT_ROWS_MIN_COLS
-    return keys + [
-        k._replace(persistent=True)
-        for k in keys
-        if uses_persistent_rows(k.dtype, k.block, k.row_scaled, wide)
     ]
 
 
@@ -210,10 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             fn = compile_variant(key, extra_options=f"--keep-ptx --dump-dir {dump}")
             ptx = fn.__ptx__ or ""
             failures, counts = audit_ptx(ptx, args.arch)
-            name = (
-                f"{key.dtype}-{key.block}-{key.err_mode}-{key.bound}"
-                + ("-row" if key.row_scaled else "")
-                + ("-persistent" if key.persistent else "")
+            name = f"{key.dtype}-{key.block}-{key.err_mode}-{key.bound}" + (
+                "-row" if key.row_scaled else ""
             )
             if args.dump_dir:
                 (dump / f"{name}.{args.arch}.ptx").write_text(ptx)

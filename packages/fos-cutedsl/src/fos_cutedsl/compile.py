@@ -6,7 +6,7 @@ symbolic sizes, so one binary serves every shape:
 
 - ``block="16x16"``: ``tile.TileKernel``;
 - 1x16 with ``persistent`` (16-bit per tensor by default):
-  ``persistent.PersistentKernel``, row-scaled ``persistent_rows.PersistentRowsKernel``;
+  ``persistent.PersistentKernel``;
 - every other 1x16 mode (row-scaled, float32): ``rowwise.QuantizeKernel``.
 
 ``compile_fake_quantize`` builds the same kernels with ``QuantizeConfig.fake``
@@ -21,17 +21,15 @@ from cutlass import Float8E4M3FN, Float32, Uint8
 
 from .config import GROUP, FakeQuantizeKey, QuantizeConfig, compile_options
 from .persistent import PersistentKernel
-from .persistent_rows import PersistentRowsKernel
 from .rowwise import QuantizeKernel
 from .tile import TileKernel
 
 
 def compile_variant(key, extra_options: str = ""):
     """``compile_quantize`` for a ``config.VariantKey`` (its ``sms`` sizes the persistent grid)."""
-    tuning = {} if key.persistent is None else {"persistent": key.persistent}
     return compile_quantize(
         key.dtype, key.block, key.err_mode, key.bound, key.row_scaled, key.arch, extra_options,
-        sms=key.sms, **tuning,
+        sms=key.sms,
     )  # fmt: skip
 
 
@@ -79,7 +77,7 @@ def _kernel(cfg: QuantizeConfig):
     if cfg.block == "16x16":
         return TileKernel(cfg)
     if cfg.persistent:
-        return PersistentRowsKernel(cfg) if cfg.row_scaled else PersistentKernel(cfg)
+        return PersistentKernel(cfg)
     return QuantizeKernel(cfg)
 
 

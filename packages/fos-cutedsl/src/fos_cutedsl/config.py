@@ -54,12 +54,6 @@ L2_AHEAD = 132
 # L2 prefetch (``bench/NOTES.md``, "persistent kernel").
 PERSISTENT_TUNING = (4, 1, 1)  # (groups_per_thread, prefetch, min_blocks)
 PERSISTENT_THREADS = 768
-# Row-scaled persistent: a warp's table rows, two for this unit's rows and two for the next
-# unit's (a unit of 128 groups spans at most two rows of 2048 or more columns).
-PERSISTENT_ROW_SLOTS = 4
-# From this width on (128 groups a row: a unit spans at most two rows) 16-bit row-scaled
-# runs ``persistent_rows``; narrower rows keep ``rowwise``.
-PERSISTENT_ROWS_MIN_COLS = 2048
 # ptxas optimization level (ptxas's own default is 3). The PTX, where every rounding is
 # pinned, is the same at any level; only scheduling and if-conversion differ, and -O2 is
 # as fast or faster in every mode (``bench/NOTES.md``, "ptxas level").
@@ -80,15 +74,6 @@ class VariantKey(NamedTuple):
     row_scaled: bool
     arch: str  # CuTe DSL arch string, e.g. "sm_90a"
     sms: int = H100_SMS  # the device's SMs: the persistent kernel's grid (speed only, never bits)
-    # ``QuantizeConfig.persistent`` (None: the mode's default). The launcher sets it for
-    # 16-bit row-scaled rows of ``PERSISTENT_ROWS_MIN_COLS`` or more (``uses_persistent_rows``).
-    persistent: bool | None = None
-
-
-def uses_persistent_rows(dtype: str, block: str, row_scaled: bool, cols: int) -> bool:
-    """Whether the launcher runs a row-scaled quantize of rows ``cols`` wide persistent."""
-    wide = cols >= PERSISTENT_ROWS_MIN_COLS
-    return row_scaled and block == "1x16" and dtype != "float32" and wide
 
 
 class FakeQuantizeKey(NamedTuple):
@@ -142,9 +127,8 @@ class QuantizeConfig:
         per_tensor_16bit = mode == ("1x16", False) and self.dtype != "float32"
         if self.persistent is None:
             object.__setattr__(self, "persistent", per_tensor_16bit)
-        fake_rows = self.fake is not None and self.row_scaled
-        if self.persistent and (self.block != "1x16" or fake_rows):
-            raise ValueError("persistent: only for 1x16 (row-scaled: not fake-quantize)")
+        if self.persistent and mode != ("1x16", False):
+            raise ValueError("persistent: only for 1x16 per tensor")
         if self.persistent:
             groups, prefetch, min_blocks = PERSISTENT_TUNING
         elif self.dtype == "float32" and mode in FLOAT32_TUNING:
@@ -176,10 +160,8 @@ class QuantizeConfig:
             raise ValueError("sms: at least one SM")
         if self.row_threads not in (32, 64):
             raise ValueError("row_threads: 32 or 64")
-        if (
-            self.row_scaled
-            and not self.persistent
-            and (self.threads % self.row_threads or self.cta_rows * 8 > self.threads)
+        if self.row_scaled and (
+            self.threads % self.row_threads or self.cta_rows * 8 > self.threads
         ):
             raise ValueError("row-scaled: whole rows of row_threads, at least 8 threads a row")
         if self.persistent and self.threads % 32:
@@ -252,16 +234,13 @@ class QuantizeConfig:
 
     @property
     def table_rows(self) -> int:
-        """Shared-memory table rows: every scale byte, or (row-scaled) the CTA's rows
-        (persistent: ``PERSISTENT_ROW_SLOTS`` a warp)."""
-        if self.row_scaled and self.persistent:
-            return self.threads // 32 * PERSISTENT_ROW_SLOTS
+        """Shared-memory table rows: every scale byte, or (row-scaled) the CTA's rows."""
         return self.cta_rows if self.row_scaled else TABLE
 
     @property
     def smem_bytes(self) -> int:
         """The table, and row-scaled's per-row mantissa tables (8 (Y, INV) pairs a row)."""
-        mantissas = self.table_rows * 8 * 8 + 16 if self.row_scaled else 0
+        mantissas = self.cta_rows * 8 * 8 + 16 if self.row_scaled else 0
         return self.table_rows * 16 + mantissas + self.stage_bytes
 
     @property

@@ -279,16 +279,14 @@ def _row_candidate(cfg, mantissas, i, f, zero_inv):
 
 @cute.jit
 def fast_group(
-    cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes, mScales, scale_at=None,
-    row=None,
-):  # fmt: skip
+    cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes, mScales, scale_at=None
+):
     """One 1x16 group through the fast path (steps 1-8), its codes and scale stored
     if ``in_range``; returns 1 where the group needs the exact path.
 
     ``consts`` is ``(gamax, s, margin)``; row-scaled reads them from ``table``, at
-    the row of the thread's ``k``-th group (or at table row ``row``). The scale goes
-    to byte ``scale_at`` (or t); with ``mCodes`` None nothing is stored and it returns
-    (slow, word0, word1, scale).
+    the row of the thread's ``k``-th group. The scale goes to byte ``scale_at`` (or t);
+    with ``mCodes`` None nothing is stored and it returns (slow, word0, word1, scale).
     """
     gamax, s, margin = consts[:3]  # fake-quantize: consts[3] is RN(1 / D)
     x = _unpack(cfg, words)
@@ -297,8 +295,6 @@ def fast_group(
     if cutlass.const_expr(cfg.row_scaled):
         tidx, _, _ = cute.arch.thread_idx()
         i = Int32(tidx) // cfg.row_threads + k * cfg.row_lanes  # the row within the CTA
-        if cutlass.const_expr(row is not None):
-            i = row
         gamax, s, zero_inv, margin = (
             table[i, 0],
             table[i, 1],

@@ -162,19 +162,16 @@ def draw_unit(counter, first_unit, stride):
 @cute.jit
 def run_unit(
     cfg, mX, mCodes, mScales, table, counter, buffers, consts, s_dec, u, first_unit,
-    stride, total, lookup=None, fetch=None, rows=None,
+    stride, total, lookup=None, fetch=None,
 ):  # fmt: skip
     """Warp's unit ``u``: draws the next unit, runs this one's groups (the next one's
     first loads into ``buffers`` during the last steps) and returns the next unit (and,
     with ``lookup``, ``lookup(next unit)``, issued before this unit's groups, then passed
-    through ``fetch`` after the first group when given). Row-scaled, ``rows`` is
-    ``(mantissas, table_row(k), exact_row(t))``: the mantissa tables, group ``k``'s
-    table row, and the exact path of group ``t`` (``persistent_rows``)."""
+    through ``fetch`` after the first group when given)."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
     depth = min(cfg.prefetch, cfg.groups_per_thread)
-    mantissas, table_row, exact_row = rows if rows is not None else (None, None, None)
     following = draw_unit(counter, first_unit, stride)
     looked_up = lookup(following) if lookup is not None else None
     first = Int64(u) * unit + Int64(lane)
@@ -189,10 +186,7 @@ def run_unit(
             j = k + depth - cfg.groups_per_thread
             ahead_t = clamped_group(following, lane + j * WARP, unit, total)
             load_group_into(cfg, mX, ahead_t, buffers[j])
-        row = table_row(k) if rows is not None else None
-        slow = fast_group(
-            cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes, mScales, row=row
-        )
+        slow = fast_group(cfg, words, t, in_range, consts, k, table, None, mX, mCodes, mScales)
         flagged = flagged | (slow << k)
         if cutlass.const_expr(k == 0 and fetch is not None):
             looked_up = fetch(looked_up)
@@ -201,10 +195,7 @@ def run_unit(
         for k in cutlass.range(cfg.groups_per_thread, unroll=1):
             if (flagged >> k) & 1 != 0:
                 t = first + Int64(k) * WARP
-                if cutlass.const_expr(rows is None):
-                    exact_store(cfg, mX, mCodes, mScales, t, s_dec, consts)
-                else:
-                    exact_row(t)
+                exact_store(cfg, mX, mCodes, mScales, t, s_dec, consts)
     return following if lookup is None else (following, looked_up)
 
 

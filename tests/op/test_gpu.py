@@ -268,6 +268,37 @@ def test_grouped_kernel_path_matches_reference(err_mode, bound, dtype):
             assert _same((codes, scales), want) and _bits_equal(got, amax)
 
 
+def test_grouped_compiled_fullgraph_on_gpu():
+    """torch.compile(fullgraph=True) of every grouped op on the kernel path: the
+    reference's bits, and a new split of the same shapes runs without a recompile."""
+    x, _ = _inputs(256, 2048, torch.bfloat16, False, seed=25)
+    w = x.reshape(4, 64, 2048)
+    w_amax = fos_reference.nan_amax(x.reshape(4, -1), dim=-1)
+
+    def run(x, offsets, w_amax):
+        codes, scales, amax = fos_op.quantize_grouped_with_amax(x, offsets)
+        again = fos_op.quantize_grouped(x, offsets, amax, block="16x16", err_mode="mse")
+        stacked = fos_op.quantize_stacked(w, w_amax)
+        return codes, scales, amax, fos_op.nan_amax_grouped(x, offsets), *again, *stacked
+
+    def want(x, offsets, w_amax):
+        amax = fos_reference.nan_amax_grouped(x, offsets)
+        again = fos_reference.quantize_grouped(x, offsets, amax, block="16x16", err_mode="mse")
+        return (
+            *fos_reference.quantize_grouped(x, offsets, amax), amax, amax, *again,
+            *fos_reference.quantize_stacked(w, w_amax),
+        )  # fmt: skip
+
+    torch._dynamo.reset()
+    compiled = torch.compile(run, fullgraph=True)
+    for i, split in enumerate(([0, 32, 32, 48, 160, 256], [0, 16, 16, 96, 96, 256])):
+        offsets = torch.tensor(split, device="cuda", dtype=torch.int64)
+        with torch._dynamo.config.patch(error_on_recompile=i > 0):
+            got = compiled(x, offsets, w_amax)
+        for j, (g, r) in enumerate(zip(got, want(x, offsets, w_amax), strict=True)):
+            assert _bits_equal(g, r), f"output {j}, split {split}"
+
+
 @pytest.mark.parametrize("force_reference", [False, True], ids=["kernel", "reference"])
 def test_grouped_graph_replay_with_new_offsets(monkeypatch, force_reference):
     """Captured once, replayed with a new split (same T): the new split's bits."""

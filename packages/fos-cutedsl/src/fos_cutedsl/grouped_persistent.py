@@ -38,10 +38,10 @@ from cutlass import Float32, Int32, Int64
 
 from .choice import choice_margin, global_scale
 from .config import GROUP, PERSISTENT_TUNING, TABLE, QuantizeConfig, launch_bounds
-from .group import fast_group, load_group, load_group_into, scale_entry, scaled_margin
+from .group import fast_group, load_group, scale_entry, scaled_margin
 from .ieee import as_f32, div_rn, f32_bits
 from .offsets import expert_of_row
-from .persistent import WARP, clamped_group, draw_unit, exact_store, run_unit
+from .persistent import WARP, draw_unit, exact_store, load_unit_start, run_unit, start_units
 
 ENTRY = 4  # floats a table entry: (inv, y, K, J)
 CONSTS = 4  # floats an expert's constants: (gamax, s, margin, s_dec)
@@ -200,12 +200,6 @@ class GroupedPersistentKernel:
         units: Int64,
     ):
         cfg = self.cfg
-        tidx, _, _ = cute.arch.thread_idx()
-        bidx, _, _ = cute.arch.block_idx()
-        grid, _, _ = cute.arch.grid_dim()
-        warp = Int32(tidx) // WARP
-        lane = Int32(tidx) % WARP
-        unit = WARP * cfg.groups_per_thread
         experts = Int64(mOffsets.shape[0]) - 1
         tables, consts, unit_map = _views(mWork, experts, units)
         last_unit = Int32(units) - 1
@@ -216,16 +210,7 @@ class GroupedPersistentKernel:
             i = cutlass.min(v, last_unit)
             return f32_bits(unit_map[i, 0]), (unit_map[i, 1], unit_map[i, 2], unit_map[i, 3])
 
-        # As ``persistent``: this CTA's units are bidx + grid * i, below ``full`` whole.
-        first_unit, stride = Int32(bidx), Int32(grid)
-        full = Int32(total // unit)
-        u = first_unit + warp * stride
-        depth = min(cfg.prefetch, cfg.groups_per_thread)
-        buffers = [cute.make_rmem_tensor((cfg.words,), cutlass.Uint32) for _ in range(depth)]
-        for j in cutlass.range_constexpr(depth):
-            load_group_into(cfg, mX, clamped_group(u, lane + j * WARP, unit, total), buffers[j])
-        if tidx == 0:
-            counter[0] = Int32(cfg.threads // WARP)
+        u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
         cute.arch.sync_threads()
         cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
         owner, unit_consts = owner_of(u)
@@ -278,6 +263,5 @@ def _mixed_unit(
             )
             if slow != 0:
                 exact_store(cfg, mX, mCodes, mScales, t, s_dec, fast_consts)
-    for j in cutlass.range_constexpr(min(cfg.prefetch, cfg.groups_per_thread)):
-        load_group_into(cfg, mX, clamped_group(following, lane + j * WARP, unit, total), buffers[j])
+    load_unit_start(cfg, mX, following, buffers, total)
     return following, looked_up

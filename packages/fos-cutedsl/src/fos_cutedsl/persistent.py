@@ -92,9 +92,6 @@ class PersistentKernel:
     ):
         cfg = self.cfg
         tidx, _, _ = cute.arch.thread_idx()
-        bidx, _, _ = cute.arch.block_idx()
-        grid, _, _ = cute.arch.grid_dim()
-        warp = Int32(tidx) // WARP
         lane = Int32(tidx) % WARP
         unit = WARP * cfg.groups_per_thread
         d = Float32(cfg.d)
@@ -103,21 +100,7 @@ class PersistentKernel:
             Float32, cute.make_layout((cfg.table_rows, 4), stride=(4, 1)), byte_alignment=16
         )
         counter = smem.allocate_tensor(Int32, cute.make_layout(1), byte_alignment=16)
-        # This CTA's units are bidx + grid * i (i = 0, 1, ...): the SMs sweep the
-        # tensor side by side. Units below ``full`` hold whole groups only. (Unit
-        # indices fit 32 bits: a drawn one passes ``units`` by less than warps * grid,
-        # and 2^31 units would be 2^42 elements.)
-        first_unit, stride = Int32(bidx), Int32(grid)
-        full = Int32(total // unit)
-        # Each warp's first unit is i = warp (its loads fly during step 1 and the
-        # table build); the counter hands out the later i.
-        u = first_unit + warp * stride
-        depth = min(cfg.prefetch, cfg.groups_per_thread)
-        buffers = [cute.make_rmem_tensor((cfg.words,), Uint32) for _ in range(depth)]
-        for j in cutlass.range_constexpr(depth):
-            load_group_into(cfg, mX, clamped_group(u, lane + j * WARP, unit, total), buffers[j])
-        if tidx == 0:
-            counter[0] = Int32(cfg.threads // WARP)
+        u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
 
         gamax = mAmax[0]
         s = global_scale(gamax, d)
@@ -197,6 +180,41 @@ def run_unit(
                 t = first + Int64(k) * WARP
                 exact_store(cfg, mX, mCodes, mScales, t, s_dec, consts)
     return following if lookup is None else (following, looked_up)
+
+
+def start_units(cfg, mX, counter, total):
+    """The warp's first unit, its first loads in flight, and the unit counter set:
+    ``(u, first_unit, stride, full, buffers)`` (``counter`` is published by a later
+    CTA barrier).
+
+    This CTA's units are bidx + grid * i (i = 0, 1, ...): the SMs sweep the tensor
+    side by side. Units below ``full`` hold whole groups only. (Unit indices fit 32
+    bits: a drawn one passes ``units`` by less than warps * grid, and 2^31 units would
+    be 2^42 elements.) Each warp's first unit is i = warp (its loads fly during the
+    kernel's setup); the counter hands out the later i.
+    """
+    tidx, _, _ = cute.arch.thread_idx()
+    bidx, _, _ = cute.arch.block_idx()
+    grid, _, _ = cute.arch.grid_dim()
+    unit = WARP * cfg.groups_per_thread
+    first_unit, stride = Int32(bidx), Int32(grid)
+    full = Int32(total // unit)
+    u = first_unit + (Int32(tidx) // WARP) * stride
+    depth = min(cfg.prefetch, cfg.groups_per_thread)
+    buffers = [cute.make_rmem_tensor((cfg.words,), Uint32) for _ in range(depth)]
+    load_unit_start(cfg, mX, u, buffers, total)
+    if tidx == 0:
+        counter[0] = Int32(cfg.threads // WARP)
+    return u, first_unit, stride, full, buffers
+
+
+def load_unit_start(cfg, mX, u, buffers, total):
+    """Issue the loads of unit ``u``'s first ``len(buffers)`` groups of this lane."""
+    tidx, _, _ = cute.arch.thread_idx()
+    lane = Int32(tidx) % WARP
+    unit = WARP * cfg.groups_per_thread
+    for j in range(len(buffers)):
+        load_group_into(cfg, mX, clamped_group(u, lane + j * WARP, unit, total), buffers[j])
 
 
 def clamped_group(u, offset, unit, total):

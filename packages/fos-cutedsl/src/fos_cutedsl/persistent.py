@@ -182,6 +182,7 @@ def run_unit(
     return following if lookup is None else (following, looked_up)
 
 
+@cute.jit
 def start_units(cfg, mX, counter, total):
     """The warp's first unit, its first loads in flight, and the unit counter set:
     ``(u, first_unit, stride, full, buffers)`` (``counter`` is published by a later

@@ -1,14 +1,12 @@
 """Check and time the one-read row-amax quantize's tunings in one GPU call.
 
-    python bench/row_amax_variants.py [--out DIR]
+    python bench/row_amax_variants.py [--wide] [--out DIR]
 
 Each variant is ``fos_cutedsl.row_amax.compile_row_amax`` with some of
 ``RowAmaxConfig``'s knobs (same bits, other speed); its amax, codes and scale
 bytes are compared with ``fos_reference`` (random normals, and random bit
 patterns: NaN, Inf, subnormals) before it is timed, and a variant that differs
-is reported and not timed. The ``amax given`` variants read the row amax
-(a row-scaled quantize of rows held in registers) and compare with the
-quantize under it. Beside them, in the same run: the copy roofline, the
+is reported and not timed. Beside them, in the same run: the copy roofline, the
 row-scaled quantize given the row amax (what the fused kernel would be with a
 free amax) and the two-pass path (the per-row amax kernel, then that quantize).
 bf16, mae, bound 256; CUDA-graph replays, L2 flushed (``bench.replay_us``); %
@@ -35,15 +33,15 @@ VARIANTS = (
         "pair rows (default to 4096)",
         {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2},
     ),
-    (
-        "warp rows, amax given",
-        {"register_rows": True, "rows_per_cta": 4, "given_amax": True},
-    ),
-    (
-        "pair rows, amax given",
-        {"register_rows": True, "row_warps": 2, "rows_per_cta": 2, "given_amax": True},
-    ),
 )
+# Register rows of more warps, fewer groups a lane (``--wide``): the row's groups spread
+# over a CTA's warps, so a 7168-wide row is held without staging (7 warps x 2 groups).
+WIDE = tuple(
+    (f"{w} warps x {g} groups, {r} rows a CTA",
+     {"register_rows": True, "row_warps": w, "groups_per_lane": g, "rows_per_cta": r})
+    for w, g, r in ((7, 2, 1), (7, 2, 2), (14, 1, 1), (14, 1, 2), (4, 4, 1), (8, 2, 1),
+                    (2, 2, 2), (4, 1, 2), (4, 2, 1), (8, 1, 1))
+)  # fmt: skip
 
 
 def outputs(x, given: torch.Tensor | None = None):
@@ -57,7 +55,14 @@ def outputs(x, given: torch.Tensor | None = None):
 
 
 def exact(fn, gen, max_cols: int, given_amax: bool) -> bool:
-    cols = 2064 if max_cols >= 2064 else max_cols - 16  # ragged either way
+    """Bits equal to the reference on rows as wide as the variant takes and ragged ones."""
+    return all(
+        _exact_at(fn, gen, cols, given_amax)
+        for cols in {min(max_cols, 7168), max_cols - 48, 2064 if max_cols >= 2064 else 16}
+    )
+
+
+def _exact_at(fn, gen, cols: int, given_amax: bool) -> bool:
     normal = torch.randn(300, cols, device="cuda", generator=gen).to(torch.bfloat16)
     raw = torch.randint(-(1 << 15), 1 << 15, (300, cols), device="cuda", generator=gen)
     for x in (normal, raw.to(torch.int16).view(torch.bfloat16)):
@@ -100,11 +105,12 @@ def time_shape(rows: int, cols: int, fns: dict, roof: float, gen) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    parser.add_argument("--wide", action="store_true", help="also the WIDE register rows")
     args = parser.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(5)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     fns = {}
-    for label, tuning in VARIANTS:
+    for label, tuning in VARIANTS + (WIDE if args.wide else ()):
         fn = compile_row_amax("bfloat16", "mae", 256, arch, **tuning)
         max_cols = RowAmaxConfig("bfloat16", "mae", 256, **tuning).max_cols
         given = tuning.get("given_amax", False)

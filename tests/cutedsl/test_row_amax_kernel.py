@@ -258,6 +258,7 @@ def test_register_rows_tunings_give_the_same_bits(dtype):
     variant = Variant(dtype, "1x16", True, "mse", 448)
     for row_warps, rows_per_cta, groups_per_lane in (
         (1, 1, 4), (1, 2, 2), (1, 8, 4), (1, 4, 8), (2, 1, 7), (2, 4, 4), (2, 3, 2),
+        (7, 2, 2), (14, 1, 1), (4, 3, 1),
     ):  # fmt: skip
         tuning = {"row_warps": row_warps, "rows_per_cta": rows_per_cta,
                   "groups_per_lane": groups_per_lane}  # fmt: skip

@@ -117,7 +117,7 @@ class QuantizeConfig:
     # the codes and scales (None: codes and scales). A compile-time branch at each store.
     fake: str | None = None
     # Row-scaled: the threads that share one row's table entry (a 64-wide group step;
-    # ``row_amax``'s warp-per-row variant: 32).
+    # ``row_amax``'s register rows: their team of warps).
     row_threads: int = 64
 
     def __post_init__(self):
@@ -158,8 +158,8 @@ class QuantizeConfig:
             raise ValueError("l2_ahead: a CTA count >= 0, and not for row-scaled or persistent")
         if self.sms < 1:
             raise ValueError("sms: at least one SM")
-        if self.row_threads not in (32, 64):
-            raise ValueError("row_threads: 32 or 64")
+        if self.row_threads % 32 or not 32 <= self.row_threads <= 1024:
+            raise ValueError("row_threads: whole warps, 32 to 1024")
         if self.row_scaled and (
             self.threads % self.row_threads or self.cta_rows * 8 > self.threads
         ):

@@ -37,7 +37,7 @@ The staged rows need ``rows_per_cta * C * itemsize`` bytes of dynamic shared
 memory (sized at launch, at most ``SMEM_LIMIT``); ``max_cols`` says how wide
 a row may be. All global addresses are 64-bit.
 
-``register_rows``: a team of ``row_warps`` warps (one or two) per row holds its
+``register_rows``: a team of ``row_warps`` warps per row holds its
 groups in registers (``groups_per_lane`` a lane, loaded straight from x), so
 nothing is staged; one warp's amax is a butterfly and its table entry is ordered
 by a warp barrier, no CTA barrier (``_register_rows``). ``TILINGS`` names the
@@ -112,8 +112,10 @@ class RowAmaxConfig:
             raise ValueError(f"dtype: one of {sorted(_ITEMSIZE)}")
         if not 1 <= self.rows_per_cta <= 8 or self.unroll < 1:
             raise ValueError("rows_per_cta in [1, 8] (8 builder threads a row), unroll >= 1")
-        if not 1 <= self.groups_per_lane <= 8 or self.row_warps not in (1, 2):
-            raise ValueError("groups_per_lane in [1, 8], row_warps 1 or 2")
+        if not 1 <= self.groups_per_lane <= 8 or not 1 <= self.row_warps <= 16:
+            raise ValueError("groups_per_lane in [1, 8], row_warps in [1, 16]")
+        if self.threads > 1024:
+            raise ValueError("row_warps * rows_per_cta: at most 32 warps (1024 threads) a CTA")
         if self.given_amax and not self.register_rows:
             raise ValueError("given_amax: only with register_rows")
 
@@ -144,7 +146,8 @@ class RowAmaxConfig:
         """Shared bytes before the staged rows: the table, the mantissa tables, the
         warp partials (16-byte aligned each) and a margin for the allocator."""
         rows = self.rows_per_cta
-        return 16 * rows + 64 * rows + 16 * ((8 * rows + 15) // 16) + 128
+        partials = 4 * rows * (self.team // WARP)
+        return 16 * rows + 64 * rows + 16 * ((partials + 15) // 16) + 128
 
     @property
     def max_cols(self) -> int:
@@ -263,8 +266,8 @@ class RowAmaxKernel:
                 byte_alignment=16,
             )
             partial = smem.allocate_tensor(
-                Float32, cute.make_layout(cfg.rows_per_cta * 2), byte_alignment=16
-            )  # (rows_per_cta * 2,): one per warp
+                Float32, cute.make_layout(cfg.threads // WARP), byte_alignment=16
+            )  # one per warp
             # The staged rows follow (dynamic size: ``reserve`` + rows_per_cta * row_bytes).
             stage = smem.allocate_tensor(Uint8, cute.make_layout(16), byte_alignment=16)
             stage_row = Int32(stage.iterator.toint()) + team * row_bytes
@@ -289,8 +292,8 @@ class RowAmaxKernel:
                 j = j + step
 
             # ======== 2. the row's amax: warp butterflies, then the team's two warps
-            _two_warp_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table, mantissas,
-                           mAmax, row_lo, rows)  # fmt: skip
+            _warp_partials_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table, mantissas,
+                                mAmax, row_lo, rows)  # fmt: skip
 
             # ======== 3. quantize the staged groups (fast path), then the flagged ones exactly
             group_bytes = GROUP * cfg.itemsize
@@ -327,7 +330,7 @@ def _register_rows(cfg, mX, mAmax, mCodes, mScales):
     """``register_rows``: team ``r`` (``row_warps`` warps) of CTA ``b`` owns row
     ``b * rows_per_cta + r``; its thread ``l`` holds the row's groups ``l + team * j``
     (``j < groups_per_lane``, predicated past the row's end). The amax: a butterfly per
-    warp (then the team's two warps through shared memory); 8 threads build the row's
+    warp (then the team's warps through shared memory); 8 threads build the row's
     table entry (table row ``r``: ``row_threads`` = team); the groups then go from
     registers through ``fast_group``."""
     qcfg = cfg.quantize
@@ -385,10 +388,10 @@ def _register_rows(cfg, mX, mAmax, mCodes, mScales):
         cute.arch.sync_warp()
     else:
         partial = smem.allocate_tensor(
-            Float32, cute.make_layout(cfg.rows_per_cta * 2), byte_alignment=16
+            Float32, cute.make_layout(cfg.threads // WARP), byte_alignment=16
         )  # one per warp
-        _two_warp_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table, mantissas,
-                       mAmax, row_lo, rows)  # fmt: skip
+        _warp_partials_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table, mantissas,
+                            mAmax, row_lo, rows)  # fmt: skip
 
     zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
     flagged = Int32(0)  # bit j: group member + team * j needs the exact path
@@ -411,18 +414,22 @@ def _register_rows(cfg, mX, mAmax, mCodes, mScales):
 
 
 @cute.jit
-def _two_warp_rows(cfg, a, partial, table, mantissas, mAmax, row_lo, rows):
-    """Rows of two warps each: the warps' maxima ``a`` meet in ``partial``; 8 threads a
-    row build its table entry (step 1 and the mantissa constants, ``rowwise``'s table)
-    and one writes its amax. Ends on a CTA barrier: the table is ready."""
+def _warp_partials_rows(cfg, a, partial, table, mantissas, mAmax, row_lo, rows):
+    """Rows of several warps each (``cfg.team`` threads): the warps' maxima ``a`` meet in
+    ``partial``; 8 threads a row build its table entry (step 1 and the mantissa
+    constants, ``rowwise``'s table) and one writes its amax. Ends on a CTA barrier: the
+    table is ready."""
     tidx, _, _ = cute.arch.thread_idx()
     warp = Int32(tidx) // WARP
+    warps = cfg.team // WARP  # per row
     if Int32(tidx) % WARP == 0:
         partial[warp] = a
     cute.arch.sync_threads()
     if tidx < cfg.rows_per_cta * 8:
         i, m = Int32(tidx) >> 3, Int32(tidx) & 7
-        row_amax = fmax(partial[2 * i], partial[2 * i + 1])
+        row_amax = partial[warps * i]
+        for w in cutlass.range_constexpr(1, warps):
+            row_amax = fmax(row_amax, partial[warps * i + w])
         build_row_entry(cfg.quantize, table, mantissas, i, m, row_amax)
         if m == 0 and row_lo + Int64(i) < rows:
             mAmax[row_lo + Int64(i)] = row_amax

@@ -13,7 +13,8 @@ mkdir -p $OUT/logs
 git log --oneline -1 > $OUT/state.txt; git status --short >> $OUT/state.txt
 timeout 330 python3 bench/placement.py --shapes 8192x4096,32768x2048,16384x7168 --out $OUT \
   > $OUT/logs/placement.log 2>&1
-echo "placement rc=$?"; grep -E "x \+[0-9]+, out|min / median" -A0 $OUT/logs/placement.log | tail -n 40
+echo "placement rc=$?"; grep -E "^ *8192x4096 .*(x \+[0-9]+, out|x at)" $OUT/logs/placement.log | cut -c1-80
+sed -n '/min \/ median/,$p' $OUT/logs/placement.log
 M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
 M=$M,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum
 M=$M,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum,smsp__cycles_active.avg

@@ -6,9 +6,11 @@ Each variant is ``fos_cutedsl.row_amax.compile_row_amax`` with some of
 ``RowAmaxConfig``'s knobs (same bits, other speed); its amax, codes and scale
 bytes are compared with ``fos_reference`` (random normals, and random bit
 patterns: NaN, Inf, subnormals) before it is timed, and a variant that differs
-is reported and not timed. Beside them, in the same run: the copy roofline, the
-row-scaled quantize given the row amax (what the fused kernel would be with a
-free amax) and the two-pass path (the per-row amax kernel, then that quantize).
+is reported and not timed. ``row tables``: step 4 looked up in a per-row table
+of every scale byte (``RowAmaxConfig.row_tables``). Beside them, in the same run:
+the copy roofline, the row-scaled quantize given the row amax (what the fused
+kernel would be with a free amax) and the two-pass path (the per-row amax kernel,
+then that quantize).
 bf16, mae, bound 256; CUDA-graph replays, L2 flushed (``bench.replay_us``); %
 of copy from 2.5625 B/elt. Writes ``row_amax_variants.json`` to ``--out``.
 """
@@ -32,6 +34,12 @@ VARIANTS = (
     (
         "pair rows (default to 4096)",
         {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2},
+    ),
+    ("team rows, row tables", {"row_tables": True}),
+    ("warp rows, row tables", {"register_rows": True, "rows_per_cta": 4, "row_tables": True}),
+    (
+        "pair rows, row tables",
+        {"register_rows": True, "row_warps": 2, "rows_per_cta": 2, "row_tables": True},
     ),
 )
 # Register rows of more warps, fewer groups a lane (``--wide``): the row's groups spread

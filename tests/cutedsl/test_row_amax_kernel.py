@@ -105,6 +105,40 @@ def test_given_amax_variant_compiles_clean(dtype, row_warps, arch, tmp_path):
     assert ("bar.warp.sync" in fn.__ptx__) == (row_warps == 1)
 
 
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+@pytest.mark.parametrize("tiling", ["team", "warp", "pair"])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float32"])
+def test_row_tables_variant_compiles_clean(dtype, tiling, arch, tmp_path):
+    """``row_tables``: audited PTX; step 4 is a table lookup, so the quantize loop has no
+    per-group ``choice.row_candidate`` (its range test against ``ROW_Y_HIGH``)."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.check import audit_ptx
+    from fos_cutedsl.row_amax import TILINGS, compile_row_amax
+
+    fn = compile_row_amax(dtype, "mse", 448, arch, f"--keep-ptx --dump-dir {tmp_path}",
+                          row_tables=True, **TILINGS[tiling])  # fmt: skip
+    failures, counts = audit_ptx(fn.__ptx__, arch)
+    if tiling != "team" and "mul.lo.s64" in fn.__ptx__:  # as for the register tilings above
+        failures = [f for f in failures if not f.startswith("block offset not widened")]
+    assert failures == [], (failures, counts)
+    assert counts["shfl"] >= 5, counts  # the row amax's butterfly
+
+
+def test_row_tables_only_where_the_kernel_builds_them():
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.compile import compile_quantize
+    from fos_cutedsl.config import QuantizeConfig
+    from fos_cutedsl.row_amax import RowAmaxConfig
+
+    with pytest.raises(ValueError, match="row_tables"):
+        RowAmaxConfig("bfloat16", "mae", 256, register_rows=True, given_amax=True,
+                      row_tables=True)  # fmt: skip
+    with pytest.raises(ValueError, match="row_tables"):
+        QuantizeConfig("bfloat16", "1x16", "mae", 256, False, row_tables=True)
+    with pytest.raises(ValueError, match="row_tables"):  # rowwise builds no byte tables
+        compile_quantize("bfloat16", "1x16", "mae", 256, True, "sm_90a", row_tables=True)
+
+
 def test_every_variant_is_registered_for_precompile():
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.precompile import FAMILIES
@@ -290,6 +324,38 @@ def test_register_rows_tunings_give_the_same_bits(dtype):
                 amax = torch.full((rows * 4,), POISON, dtype=torch.uint8, device="cuda")
                 fn(x, amax.view(torch.float32), codes, scales)
                 where = (row_warps, rows_per_cta, groups_per_lane, kind, rows, cols)
+                assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), where
+                assert torch.equal(codes, want[0]), where
+                assert torch.equal(scales, want[1].view(torch.uint8)), where
+
+
+@gpu
+@pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448)])
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_row_tables_give_the_same_bits(dtype, err_mode, bound):
+    """Each tiling with ``row_tables`` (step 4 from a per-row table of every scale byte):
+    the reference's amax, codes and scale bytes for every input kind, on rows as wide as
+    the tiling takes, ragged ones and one group; every output byte poisoned."""
+    from fos_cutedsl import arch_of
+    from fos_cutedsl.row_amax import TILINGS, RowAmaxConfig, compile_row_amax
+
+    variant = Variant(dtype, "1x16", True, err_mode, bound)
+    arch = arch_of(torch.device("cuda"))
+    for tiling, tuning in TILINGS.items():
+        fn = compile_row_amax(_NAMES[dtype], err_mode, bound, arch, row_tables=True, **tuning)
+        widest = min(RowAmaxConfig(_NAMES[dtype], err_mode, bound, **tuning).max_cols, 7168)
+        for kind in [k for k in KINDS if k != "amax_special"]:
+            for rows, cols in ((9, widest), (5, widest - 48), (3, 16)):
+                seed = zlib.crc32(f"row_tables/{variant}/{tiling}/{kind}/{cols}".encode())
+                x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
+                want_amax = fos_reference.nan_amax(x, dim=1)
+                want = fos_reference.quantize(x, want_amax, err_mode=err_mode,
+                                              e4m3_scale_bound=bound)  # fmt: skip
+                codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
+                scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
+                amax = torch.full((rows * 4,), POISON, dtype=torch.uint8, device="cuda")
+                fn(x, amax.view(torch.float32), codes, scales)
+                where = (tiling, kind, rows, cols)
                 assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), where
                 assert torch.equal(codes, want[0]), where
                 assert torch.equal(scales, want[1].view(torch.uint8)), where

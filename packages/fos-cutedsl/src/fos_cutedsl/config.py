@@ -21,6 +21,7 @@ GROUP = 16  # elements per 1x16 group (and the side of a 16x16 tile)
 FLT_MAX = 3.4028234663852886e38  # largest finite float32
 NAN = float("nan")
 TABLE = 256  # per-tensor constants for every scale byte (negative ones need a negative amax)
+ROW_BYTES = 128  # ``row_tables``: the scale bytes of a non-negative amax (0x7F: NaN)
 # ``e4m3_codes``: the fast path works on m * 2^-6, whose on-grid values as E4M3 bytes are
 # the E2M1 codes shifted left by 2 (``e2m1.grid_code_bytes``).
 CODE_SCALE = 2.0**-6
@@ -119,6 +120,10 @@ class QuantizeConfig:
     # Row-scaled: the threads that share one row's table entry (a 64-wide group step;
     # ``row_amax``'s register rows: their team of warps).
     row_threads: int = 64
+    # Row-scaled, ``row_amax`` only: step 4's (inv, bound scale) looked up in a table of
+    # every non-negative scale byte a row (``ROW_BYTES``, built once a row from the row's
+    # mantissa constants), not computed per group. Needs a non-negative row amax.
+    row_tables: bool = False
 
     def __post_init__(self):
         if self.fake is not None and self.fake not in _WIDTHS:
@@ -158,6 +163,8 @@ class QuantizeConfig:
             raise ValueError("l2_ahead: a CTA count >= 0, and not for row-scaled or persistent")
         if self.sms < 1:
             raise ValueError("sms: at least one SM")
+        if self.row_tables and not self.row_scaled:
+            raise ValueError("row_tables: only for row-scaled")
         if self.row_threads % 32 or not 32 <= self.row_threads <= 1024:
             raise ValueError("row_threads: whole warps, 32 to 1024")
         if self.row_scaled and (

@@ -78,7 +78,7 @@ from .choice import (
     row_candidate,
     zero_scale_inv,
 )
-from .config import FLT_MAX, GROUP, NAN, TABLE
+from .config import FLT_MAX, GROUP, NAN, ROW_BYTES, TABLE
 from .e2m1 import (
     code_word,
     cvt_e2m1x8,
@@ -265,8 +265,11 @@ def scaled_margin(cfg, margin):
     return mul_rn(margin, Float32(down))
 
 
-def _row_candidate(cfg, mantissas, i, f, zero_inv):
-    """Row-scaled step 4 from row ``i``'s mantissa tables (``choice.row_candidate``)."""
+def row_scale_entry(cfg, mantissas, i, f, zero_inv, byte=None):
+    """Row-scaled step 4 from row ``i``'s mantissa tables (``choice.row_candidate``);
+    ``row_tables``: row ``i``'s entry of scale byte ``byte`` (``f``'s), built by it."""
+    if cutlass.const_expr(cfg.row_tables):
+        return mantissas[i * ROW_BYTES + byte, 0], mantissas[i * ROW_BYTES + byte, 1]
     k = i * 8 + ((f32_bits(f) >> 20) & 7)
     inv, y = row_candidate(f, mantissas[k, 0], mantissas[k, 1], zero_inv, cfg.code_scale)
     yb = bound_scale(y, cfg.err_mode == "mse")
@@ -309,8 +312,8 @@ def fast_group(
     # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
     byte4, byte6 = high_byte16(pair), pair & 0xFF
     if cutlass.const_expr(cfg.row_scaled):
-        inv4, y4 = _row_candidate(cfg, mantissas, i, f4, zero_inv)
-        inv6, y6 = _row_candidate(cfg, mantissas, i, f6, zero_inv)
+        inv4, y4 = row_scale_entry(cfg, mantissas, i, f4, zero_inv, byte4)
+        inv6, y6 = row_scale_entry(cfg, mantissas, i, f6, zero_inv, byte6)
     else:
         inv4, y4 = table[byte4, 0], table[byte4, 1]
         inv6, y6 = table[byte6, 0], table[byte6, 1]

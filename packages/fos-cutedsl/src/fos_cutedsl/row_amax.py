@@ -56,11 +56,12 @@ from cutlass import Float32, Int32, Int64, Uint8
 from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
-from .config import GROUP, PTXAS_OPT, QuantizeConfig, compile_options
+from .config import GROUP, PTXAS_OPT, ROW_BYTES, QuantizeConfig, compile_options
 from .group import build_row_entry, exact_group, fast_group, store_group
 from .ieee import _asm, _i, abs_max_16x2, abs_max_f32, as_f32, fmax, unpack_bf16x2, unpack_f16x2
 from .memory import load_shared_v4, shfl_bfly_f32
 from .offsets import RowAmax
+from .row_tables import allocate_row_bytes, build_row_bytes
 
 TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
 WARP = 32
@@ -106,6 +107,9 @@ class RowAmaxConfig:
     # ``register_rows`` only: read each row's amax from the amax argument instead of
     # finding it (a row-scaled quantize of rows held in registers; not yet timed).
     given_amax: bool = False
+    # Each row's (inv, bound scale) of every scale byte in shared memory, built once the
+    # row's constants are (``QuantizeConfig.row_tables``); not yet timed.
+    row_tables: bool = False
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
@@ -118,6 +122,8 @@ class RowAmaxConfig:
             raise ValueError("row_warps * rows_per_cta: at most 32 warps (1024 threads) a CTA")
         if self.given_amax and not self.register_rows:
             raise ValueError("given_amax: only with register_rows")
+        if self.row_tables and self.given_amax:
+            raise ValueError("row_tables: the row amax this kernel finds (never negative)")
 
     @property
     def quantize(self) -> QuantizeConfig:
@@ -126,6 +132,7 @@ class RowAmaxConfig:
         return QuantizeConfig(
             self.dtype, "1x16", self.err_mode, self.bound, True,
             threads=self.threads, groups_per_thread=1, prefetch=1, row_threads=self.team,
+            row_tables=self.row_tables,
         )  # fmt: skip
 
     @property
@@ -147,7 +154,8 @@ class RowAmaxConfig:
         warp partials (16-byte aligned each) and a margin for the allocator."""
         rows = self.rows_per_cta
         partials = 4 * rows * (self.team // WARP)
-        return 16 * rows + 64 * rows + 16 * ((partials + 15) // 16) + 128
+        byte_tables = 8 * ROW_BYTES * rows if self.row_tables else 0
+        return 16 * rows + 64 * rows + 16 * ((partials + 15) // 16) + byte_tables + 128
 
     @property
     def max_cols(self) -> int:
@@ -268,6 +276,7 @@ class RowAmaxKernel:
             partial = smem.allocate_tensor(
                 Float32, cute.make_layout(cfg.threads // WARP), byte_alignment=16
             )  # one per warp
+            lookups = allocate_row_bytes(cfg, smem, mantissas)
             # The staged rows follow (dynamic size: ``reserve`` + rows_per_cta * row_bytes).
             stage = smem.allocate_tensor(Uint8, cute.make_layout(16), byte_alignment=16)
             stage_row = Int32(stage.iterator.toint()) + team * row_bytes
@@ -294,6 +303,7 @@ class RowAmaxKernel:
             # ======== 2. the row's amax: warp butterflies, then the team's two warps
             _warp_partials_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table, mantissas,
                                 mAmax, row_lo, rows)  # fmt: skip
+            build_row_bytes(cfg, table, mantissas, lookups, team, lane)
 
             # ======== 3. quantize the staged groups (fast path), then the flagged ones exactly
             group_bytes = GROUP * cfg.itemsize
@@ -308,7 +318,7 @@ class RowAmaxKernel:
                     w for q in range(group_bytes // VECTOR) for w in load_shared_v4(at + 16 * q)
                 ]
                 slow = fast_group(
-                    qcfg, words, first + Int64(g), True, (zero, zero, zero), 0, table, mantissas,
+                    qcfg, words, first + Int64(g), True, (zero, zero, zero), 0, table, lookups,
                     mX, mCodes, mScales,
                 )  # fmt: skip
                 flagged = flagged | (slow << k)
@@ -393,12 +403,14 @@ def _register_rows(cfg, mX, mAmax, mCodes, mScales):
         _warp_partials_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table, mantissas,
                             mAmax, row_lo, rows)  # fmt: skip
 
+    lookups = allocate_row_bytes(cfg, smem, mantissas)
+    build_row_bytes(cfg, table, mantissas, lookups, team, member)
     zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
     flagged = Int32(0)  # bit j: group member + team * j needs the exact path
     for j in cutlass.range_constexpr(cfg.groups_per_lane):
         here, g, words = held[j]
         slow = fast_group(
-            qcfg, words, first + Int64(g), here != 0, (zero, zero, zero), 0, table, mantissas,
+            qcfg, words, first + Int64(g), here != 0, (zero, zero, zero), 0, table, lookups,
             mX, mCodes, mScales,
         )  # fmt: skip
         flagged = flagged | ((slow & here) << j)

@@ -51,6 +51,8 @@ class QuantizeKernel:
     """Host launcher and device kernel for one ``QuantizeConfig``."""
 
     def __init__(self, config: QuantizeConfig):
+        if config.row_tables:
+            raise ValueError("row_tables: only row_amax's kernels build the per-row tables")
         self.cfg = config
 
     @cute.jit

@@ -37,6 +37,7 @@ TUNINGS = (
     ("rows", False, {}),
     ("per CTA tables", False, {"per_cta_tables": True}),
     ("persistent", True, {}),
+    ("persistent, 3 groups", True, {"groups_per_thread": 3}),
 )
 
 
@@ -44,14 +45,15 @@ def expert_amaxes(x: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
     return fos_reference.nan_amax_grouped(x, offsets)
 
 
-def with_workspace(fn, persistent):
-    """``fn`` called as the row-scaled variants are: ``(x, amax, offsets, codes, scales)``."""
+def with_workspace(fn, persistent, groups_per_thread=None):
+    """``fn`` called as the row-scaled variants are: ``(x, amax, offsets, codes, scales)``;
+    a persistent one's workspace sized for its ``groups_per_thread`` (None: the default)."""
     if not persistent:
         return fn
     spaces = {}
 
     def call(x, gamax, offsets, codes, scales):
-        size = workspace_floats(*x.shape, gamax.shape[0])
+        size = workspace_floats(*x.shape, gamax.shape[0], *filter(None, [groups_per_thread]))
         if size not in spaces:
             spaces[size] = torch.full((size,), float("nan"), device=x.device)
         fn(x, gamax, offsets, codes, scales, spaces[size])
@@ -99,7 +101,8 @@ def main() -> int:
     fns = {}
     for label, persistent, tuning in (t for t in TUNINGS if t[0] in args.tunings):
         key = GroupedQuantizeKey("bfloat16", "1x16", "mae", 256, "int64", arch, persistent)
-        fn = with_workspace(compile_grouped_quantize(key, **tuning), persistent)
+        fn = compile_grouped_quantize(key, **tuning)
+        fn = with_workspace(fn, persistent, tuning.get("groups_per_thread"))
         fns[label] = (fn, exact(fn, gen))
         print(f"{label:16s} exact={fns[label][1]}", flush=True)
     op = lambda x, g, o, c, s: fos_op.quantize_grouped(x, o, g, strict=True)  # noqa: E731

@@ -85,24 +85,28 @@ def test_variant_compiles_clean(dtype, err_mode, bound, arch, tiling, tmp_path):
     assert "ld.global.nc" not in ptx  # the exact path reads the amax this kernel wrote
 
 
+# Given-amax tunings: (tiling, row_tables), a row-scaled quantize by whole rows.
+GIVEN = [("warp", False), ("pair", False), ("team", False), ("warp", True), ("team", True)]
+
+
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
-@pytest.mark.parametrize("row_warps", [1, 2])
+@pytest.mark.parametrize(("tiling", "row_tables"), GIVEN)
 @pytest.mark.parametrize("dtype", ["bfloat16", "float32"])
-def test_given_amax_variant_compiles_clean(dtype, row_warps, arch, tmp_path):
-    """Register rows that read each row's amax (a row-scaled quantize): audited PTX, no
-    amax butterfly, the table entry behind the team's barrier."""
+def test_given_amax_variant_compiles_clean(dtype, tiling, row_tables, arch, tmp_path):
+    """Rows that read each row's amax (a row-scaled quantize): audited PTX, no amax
+    butterfly, the table entry behind the team's barrier."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.check import audit_ptx
-    from fos_cutedsl.row_amax import compile_row_amax
+    from fos_cutedsl.row_amax import TILINGS, compile_row_amax
 
     fn = compile_row_amax(dtype, "mse", 448, arch, f"--keep-ptx --dump-dir {tmp_path}",
-                          register_rows=True, row_warps=row_warps, given_amax=True)  # fmt: skip
+                          given_amax=True, row_tables=row_tables, **TILINGS[tiling])  # fmt: skip
     failures, counts = audit_ptx(fn.__ptx__, arch)
-    if "mul.lo.s64" in fn.__ptx__:  # as for the register tilings above
+    if tiling != "team" and "mul.lo.s64" in fn.__ptx__:  # as for the register tilings above
         failures = [f for f in failures if not f.startswith("block offset not widened")]
     assert failures == [], (failures, counts)
     assert counts["shfl"] < 5, counts  # no amax butterfly
-    assert ("bar.warp.sync" in fn.__ptx__) == (row_warps == 1)
+    assert ("bar.warp.sync" in fn.__ptx__) == (tiling == "warp")
 
 
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
@@ -130,9 +134,7 @@ def test_row_tables_only_where_the_kernel_builds_them():
     from fos_cutedsl.config import QuantizeConfig
     from fos_cutedsl.row_amax import RowAmaxConfig
 
-    with pytest.raises(ValueError, match="row_tables"):
-        RowAmaxConfig("bfloat16", "mae", 256, register_rows=True, given_amax=True,
-                      row_tables=True)  # fmt: skip
+    assert RowAmaxConfig("bfloat16", "mae", 256, row_tables=True).quantize.row_tables
     with pytest.raises(ValueError, match="row_tables"):
         QuantizeConfig("bfloat16", "1x16", "mae", 256, False, row_tables=True)
     with pytest.raises(ValueError, match="row_tables"):  # rowwise builds no byte tables
@@ -362,29 +364,32 @@ def test_row_tables_give_the_same_bits(dtype, err_mode, bound):
 
 
 @gpu
-@pytest.mark.parametrize("row_warps", [1, 2])
+@pytest.mark.parametrize(("tiling", "row_tables"), GIVEN)
 @pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448)])
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_given_amax_bits_equal_the_row_scaled_quantize(dtype, err_mode, bound, row_warps):
-    """Register rows reading the caller's row amax: the codes and scale bytes of
+def test_given_amax_bits_equal_the_row_scaled_quantize(dtype, err_mode, bound, tiling,
+                                                        row_tables):  # fmt: skip
+    """Rows reading the caller's row amax: the codes and scale bytes of
     ``fos_reference.quantize(x, row_amax)`` for the data's own amax, amaxes above and
-    below it, and 0, NaN, Inf and subnormal amaxes; the amax is left as given."""
+    below it, and 0, NaN, Inf, subnormal and negative amaxes; the amax is left as given."""
     from fos_cutedsl import arch_of
-    from fos_cutedsl.row_amax import compile_row_amax
+    from fos_cutedsl.row_amax import TILINGS, RowAmaxConfig, compile_row_amax
 
     variant = Variant(dtype, "1x16", True, err_mode, bound)
+    tuning = dict(TILINGS[tiling], given_amax=True, row_tables=row_tables)
     fn = compile_row_amax(_NAMES[dtype], err_mode, bound, arch_of(torch.device("cuda")),
-                          register_rows=True, row_warps=row_warps, given_amax=True)  # fmt: skip
-    widest = 2048 * row_warps
+                          **tuning)  # fmt: skip
+    widest = min(RowAmaxConfig(_NAMES[dtype], err_mode, bound, **tuning).max_cols, 7168)
     for kind in [k for k in KINDS if k != "amax_special"]:
         for rows, cols in ((13, widest), (7, widest - 48), (3, 16)):
-            seed = zlib.crc32(f"given/{variant}/{row_warps}/{kind}/{cols}".encode())
+            seed = zlib.crc32(f"given/{variant}/{tiling}/{row_tables}/{kind}/{cols}".encode())
             x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
             amax = fos_reference.nan_amax(x, dim=1)
             factors = torch.tensor([1.0, 4.0, 0.25, 1.0], device="cuda").repeat(rows)[:rows]
             amax = amax * factors
-            special = torch.tensor([0.0, float("nan"), float("inf"), 1e-40], device="cuda")
-            amax[: min(rows, 4)] = special[: min(rows, 4)]
+            special = [0.0, float("nan"), float("inf"), 1e-40, -3.0]
+            special = torch.tensor(special, device="cuda")
+            amax[: min(rows, 5)] = special[: min(rows, 5)]
             want = fos_reference.quantize(x, amax, err_mode=err_mode, e4m3_scale_bound=bound)
             codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
             scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")

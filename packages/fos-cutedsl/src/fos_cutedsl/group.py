@@ -268,8 +268,9 @@ def scaled_margin(cfg, margin):
 def row_scale_entry(cfg, mantissas, i, f, zero_inv, byte=None):
     """Row-scaled step 4 from row ``i``'s mantissa tables (``choice.row_candidate``);
     ``row_tables``: row ``i``'s entry of scale byte ``byte`` (``f``'s), built by it."""
-    if cutlass.const_expr(cfg.row_tables):
-        return mantissas[i * ROW_BYTES + byte, 0], mantissas[i * ROW_BYTES + byte, 1]
+    if cutlass.const_expr(cfg.row_tables):  # (a negative amax's bytes: its entries are NaN)
+        at = i * ROW_BYTES + (byte & (ROW_BYTES - 1))
+        return mantissas[at, 0], mantissas[at, 1]
     k = i * 8 + ((f32_bits(f) >> 20) & 7)
     inv, y = row_candidate(f, mantissas[k, 0], mantissas[k, 1], zero_inv, cfg.code_scale)
     yb = bound_scale(y, cfg.err_mode == "mse")

@@ -104,8 +104,8 @@ class RowAmaxConfig:
     register_rows: bool = False
     row_warps: int = 1
     groups_per_lane: int = 4
-    # ``register_rows`` only: read each row's amax from the amax argument instead of
-    # finding it (a row-scaled quantize of rows held in registers; not yet timed).
+    # Read each row's amax from the amax argument instead of finding it: a row-scaled
+    # quantize by whole rows (register rows: not faster than ``rowwise``, v22).
     given_amax: bool = False
     # Each row's (inv, bound scale) of every scale byte in shared memory, built once the
     # row's constants are (``QuantizeConfig.row_tables``); not yet timed.
@@ -120,10 +120,6 @@ class RowAmaxConfig:
             raise ValueError("groups_per_lane in [1, 8], row_warps in [1, 16]")
         if self.threads > 1024:
             raise ValueError("row_warps * rows_per_cta: at most 32 warps (1024 threads) a CTA")
-        if self.given_amax and not self.register_rows:
-            raise ValueError("given_amax: only with register_rows")
-        if self.row_tables and self.given_amax:
-            raise ValueError("row_tables: the row amax this kernel finds (never negative)")
 
     @property
     def quantize(self) -> QuantizeConfig:
@@ -296,13 +292,20 @@ class RowAmaxKernel:
                     loaded.append((here, v, _load_v4_if(here, x_row + Int64(v) * VECTOR)))
                 for u in cutlass.range_constexpr(cfg.unroll):
                     here, v, words = loaded[u]
-                    acc = _fold(cfg, acc, words)
+                    if cutlass.const_expr(not cfg.given_amax):
+                        acc = _fold(cfg, acc, words)
                     _store_shared_v4_if(here, stage_row + v * VECTOR, words)
                 j = j + step
 
             # ======== 2. the row's amax: warp butterflies, then the team's two warps
-            _warp_partials_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table, mantissas,
-                                mAmax, row_lo, rows)  # fmt: skip
+            if cutlass.const_expr(cfg.given_amax):  # the caller's: 8 threads a row's entry
+                if lane < 8:
+                    given = mAmax[cutlass.min(row, rows - 1)]
+                    build_row_entry(qcfg, table, mantissas, team, lane, given)
+                cute.arch.sync_threads()
+            else:
+                _warp_partials_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table,
+                                    mantissas, mAmax, row_lo, rows)  # fmt: skip
             build_row_bytes(cfg, table, mantissas, lookups, team, lane)
 
             # ======== 3. quantize the staged groups (fast path), then the flagged ones exactly

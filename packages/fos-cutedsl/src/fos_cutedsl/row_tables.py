@@ -6,8 +6,9 @@ instructions per candidate and group. A row-amax kernel whose threads share one 
 instead evaluate that same function once for each scale byte a non-negative amax can
 give (``ROW_BYTES``: 0 to 0x7E, and 0x7F for NaN), after the row's constants exist, and
 ``fast_group`` looks its two candidates up as the per-tensor kernels look up theirs.
-Same function, same arguments: the same bits. A negative amax would give bytes past the
-table, so only kernels that find the row amax themselves build it.
+Same function, same arguments: the same bits. A negative amax (a caller's) gives bytes
+from 0x80 on, which the lookup folds onto the table: its row's entries are all NaN, so
+each of its groups takes the exact path, which computes SPEC's bits.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import cutlass
 import cutlass.cute as cute
 from cutlass import Float32
 
-from .config import ROW_BYTES
+from .config import NAN, ROW_BYTES
 from .group import row_scale_entry
-from .ieee import e4m3x2_to_f32
+from .ieee import e4m3x2_to_f32, less_mask, pick_f32
 
 
 def allocate_row_bytes(cfg, smem, mantissas):
@@ -35,15 +36,17 @@ def allocate_row_bytes(cfg, smem, mantissas):
 @cute.jit
 def build_row_bytes(cfg, table, mantissas, lookups, team, member):
     """``cfg.row_tables`` (a ``row_amax.RowAmaxConfig``): team ``team``'s row entries, a
-    byte a thread from the row's mantissa constants and zero-scale inv (``table[team, 2]``),
-    then the team's barrier. Needs those constants complete (the barrier after them)."""
+    byte a thread from the row's mantissa constants and zero-scale inv (``table[team, 2]``;
+    a negative row amax ``table[team, 0]``: NaN), then the team's barrier. Needs those
+    constants complete (the barrier after them)."""
     if cutlass.const_expr(not cfg.row_tables):
         return
     entry_cfg = dataclasses.replace(cfg.quantize, row_tables=False)  # the computed entry
+    negative = less_mask(table[team, 0], Float32(0.0))
     for byte in cutlass.range(member, ROW_BYTES, cfg.team, unroll=1):
         f = e4m3x2_to_f32(byte)[1]
         inv, yb = row_scale_entry(entry_cfg, mantissas, team, f, table[team, 2])
-        lookups[team * ROW_BYTES + byte, 0] = inv
+        lookups[team * ROW_BYTES + byte, 0] = pick_f32(negative, Float32(NAN), inv)
         lookups[team * ROW_BYTES + byte, 1] = yb
     if cutlass.const_expr(cfg.team == 32):  # one warp a row
         cute.arch.sync_warp()

@@ -7,7 +7,8 @@ Each variant is ``fos_cutedsl.row_amax.compile_row_amax`` with some of
 bytes are compared with ``fos_reference`` (random normals, and random bit
 patterns: NaN, Inf, subnormals) before it is timed, and a variant that differs
 is reported and not timed. ``row tables``: step 4 looked up in a per-row table
-of every scale byte (``RowAmaxConfig.row_tables``). Beside them, in the same run:
+of every scale byte (``RowAmaxConfig.row_tables``); ``amax given``: the row amax
+read, not found (a row-scaled quantize by whole rows). Beside them, in the same run:
 the copy roofline, the row-scaled quantize given the row amax (what the fused
 kernel would be with a free amax) and the two-pass path (the per-row amax kernel,
 then that quantize).
@@ -40,6 +41,13 @@ VARIANTS = (
     (
         "pair rows, row tables",
         {"register_rows": True, "row_warps": 2, "rows_per_cta": 2, "row_tables": True},
+    ),
+    # A row-scaled quantize by whole rows (against "row-scaled quantize, amax given").
+    ("team rows, amax given", {"given_amax": True}),
+    ("team rows, amax given, row tables", {"given_amax": True, "row_tables": True}),
+    (
+        "warp rows, amax given, row tables",
+        {"register_rows": True, "rows_per_cta": 4, "given_amax": True, "row_tables": True},
     ),
 )
 # Register rows of more warps, fewer groups a lane (``--wide``): the row's groups spread

@@ -41,7 +41,9 @@ a row may be. All global addresses are 64-bit.
 groups in registers (``groups_per_lane`` a lane, loaded straight from x), so
 nothing is staged; one warp's amax is a butterfly and its table entry is ordered
 by a warp barrier, no CTA barrier (``_register_rows``). ``TILINGS`` names the
-variants the launcher picks from by row width.
+variants the launcher picks from by row width. Tunings of every tiling:
+``given_amax`` reads each row's amax instead of finding it (a row-scaled quantize
+by whole rows), ``row_tables`` looks step 4 up in a per-row table (``row_tables``).
 """
 
 from __future__ import annotations

@@ -217,23 +217,31 @@ def test_tiling_by_row_width(dtype):
 # ======== GPU: bitwise parity
 
 
-def _run_poisoned(x, err_mode, bound):
+def _run_poisoned(x, err_mode, bound, fn=None):
+    """The launcher (or the compiled variant ``fn``) into poisoned outputs."""
     rows, cols = x.shape
     codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device=x.device)
     scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device=x.device)
     amax = torch.full((rows * 4,), POISON, dtype=torch.uint8, device=x.device).view(torch.float32)
-    fos_cutedsl.launch_quantize_row_amax(x, amax, codes, scales, err_mode, bound)
+    if fn is None:
+        fos_cutedsl.launch_quantize_row_amax(x, amax, codes, scales, err_mode, bound)
+    else:
+        fn(x, amax, codes, scales)
     return codes, scales, amax
 
 
-def _check(x, err_mode, bound, where):
-    ok, why = fos_cutedsl.can_run_quantize_row_amax(x, err_mode=err_mode, e4m3_scale_bound=bound)
-    assert ok, why
+def _check(x, err_mode, bound, where, fn=None):
+    """The reference's row amax, codes and scale bytes from the launcher (or ``fn``)."""
+    if fn is None:
+        ok, why = fos_cutedsl.can_run_quantize_row_amax(
+            x, err_mode=err_mode, e4m3_scale_bound=bound
+        )
+        assert ok, why
     want_amax = fos_reference.nan_amax(x, dim=1)
     want_codes, want_scales = fos_reference.quantize(
         x, want_amax, block="1x16", err_mode=err_mode, e4m3_scale_bound=bound
     )
-    codes, scales, amax = _run_poisoned(x, err_mode, bound)
+    codes, scales, amax = _run_poisoned(x, err_mode, bound, fn)
     assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), f"{where}: amax"
     assert torch.equal(codes, want_codes), f"{where}: codes"
     assert torch.equal(scales, want_scales.view(torch.uint8)), f"{where}: scales"
@@ -284,17 +292,9 @@ def test_tunings_give_the_same_bits(dtype):
 
     variant = Variant(dtype, "1x16", True, "mae", 256)
     x, _ = make_case("normal", variant, 7, 4096 + 48, 7, "cuda")
-    want_amax = fos_reference.nan_amax(x, dim=1)
-    want_codes, want_scales = fos_reference.quantize(x, want_amax, block="1x16")
     for tuning in ({"rows_per_cta": 2}, {"rows_per_cta": 4, "unroll": 3}, {"unroll": 1}):
         fn = compile_row_amax(_NAMES[dtype], "mae", 256, arch_of(x.device), **tuning)
-        codes = torch.full((7, x.shape[1] // 2), POISON, dtype=torch.uint8, device="cuda")
-        scales = torch.full((7, x.shape[1] // 16), POISON, dtype=torch.uint8, device="cuda")
-        amax = torch.full((7 * 4,), POISON, dtype=torch.uint8, device="cuda").view(torch.float32)
-        fn(x, amax, codes, scales)
-        assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), tuning
-        assert torch.equal(codes, want_codes), tuning
-        assert torch.equal(scales, want_scales.view(torch.uint8)), tuning
+        _check(x, "mae", 256, tuning, fn)
 
 
 @gpu
@@ -319,16 +319,8 @@ def test_register_rows_tunings_give_the_same_bits(dtype):
             for rows, cols in ((11, widest), (5, widest - 16), (3, 16)):
                 seed = zlib.crc32(f"regs/{dtype}/{row_warps}/{rows_per_cta}/{kind}/{cols}".encode())
                 x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
-                want_amax = fos_reference.nan_amax(x, dim=1)
-                want = fos_reference.quantize(x, want_amax, err_mode="mse", e4m3_scale_bound=448)
-                codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
-                scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
-                amax = torch.full((rows * 4,), POISON, dtype=torch.uint8, device="cuda")
-                fn(x, amax.view(torch.float32), codes, scales)
                 where = (row_warps, rows_per_cta, groups_per_lane, kind, rows, cols)
-                assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), where
-                assert torch.equal(codes, want[0]), where
-                assert torch.equal(scales, want[1].view(torch.uint8)), where
+                _check(x, "mse", 448, where, fn)
 
 
 @gpu
@@ -350,17 +342,7 @@ def test_row_tables_give_the_same_bits(dtype, err_mode, bound):
             for rows, cols in ((9, widest), (5, widest - 48), (3, 16)):
                 seed = zlib.crc32(f"row_tables/{variant}/{tiling}/{kind}/{cols}".encode())
                 x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
-                want_amax = fos_reference.nan_amax(x, dim=1)
-                want = fos_reference.quantize(x, want_amax, err_mode=err_mode,
-                                              e4m3_scale_bound=bound)  # fmt: skip
-                codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
-                scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
-                amax = torch.full((rows * 4,), POISON, dtype=torch.uint8, device="cuda")
-                fn(x, amax.view(torch.float32), codes, scales)
-                where = (tiling, kind, rows, cols)
-                assert torch.equal(amax.view(torch.int32), want_amax.view(torch.int32)), where
-                assert torch.equal(codes, want[0]), where
-                assert torch.equal(scales, want[1].view(torch.uint8)), where
+                _check(x, err_mode, bound, (tiling, kind, rows, cols), fn)
 
 
 @gpu

@@ -1,6 +1,6 @@
 """Check and time the one-read row-amax quantize's tunings in one GPU call.
 
-    python bench/row_amax_variants.py [--wide] [--out DIR]
+    python bench/row_amax_variants.py [--wide] [--rounds N] [--out DIR]
 
 Each variant is ``fos_cutedsl.row_amax.compile_row_amax`` with some of
 ``RowAmaxConfig``'s knobs (same bits, other speed); its amax, codes and scale
@@ -29,26 +29,39 @@ from bench import copy_tbps, replay_us, write_sweep
 from fos_cutedsl.row_amax import RowAmaxConfig, compile_row_amax
 
 SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
+WARP_ROWS = {"register_rows": True, "rows_per_cta": 4}
+PAIR_ROWS = {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2}
 VARIANTS = (
     ("team rows (default above 4096)", {}),
-    ("warp rows (default to 2048)", {"register_rows": True, "rows_per_cta": 4}),
-    (
-        "pair rows (default to 4096)",
-        {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2},
-    ),
+    ("warp rows (default to 2048)", WARP_ROWS),
+    ("pair rows (default to 4096)", PAIR_ROWS),
     ("team rows, row tables", {"row_tables": True}),
-    ("warp rows, row tables", {"register_rows": True, "rows_per_cta": 4, "row_tables": True}),
+    ("pair rows, row tables", {**PAIR_ROWS, "row_tables": True}),
+    # The team kernel's quantize loop unrolled 1 or 2 times (the compiler: 2, or 4 with
+    # row tables), and the one-instruction fold of |x|.
+    ("team rows, unroll 1", {"quantize_unroll": 1}),
+    ("team rows, row tables, unroll 1", {"row_tables": True, "quantize_unroll": 1}),
+    ("team rows, row tables, unroll 2", {"row_tables": True, "quantize_unroll": 2}),
+    ("team rows, xorsign fold", {"xorsign_fold": True}),
+    ("team rows, xorsign fold, unroll 1", {"xorsign_fold": True, "quantize_unroll": 1}),
     (
-        "pair rows, row tables",
-        {"register_rows": True, "row_warps": 2, "rows_per_cta": 2, "row_tables": True},
+        "team rows, row tables, xorsign fold, unroll 1",
+        {"row_tables": True, "xorsign_fold": True, "quantize_unroll": 1},
+    ),
+    (
+        "team rows, row tables, xorsign fold, unroll 2",
+        {"row_tables": True, "xorsign_fold": True, "quantize_unroll": 2},
+    ),
+    ("warp rows, xorsign fold", {**WARP_ROWS, "xorsign_fold": True}),
+    ("pair rows, xorsign fold", {**PAIR_ROWS, "xorsign_fold": True}),
+    (
+        "pair rows, row tables, xorsign fold",
+        {**PAIR_ROWS, "row_tables": True, "xorsign_fold": True},
     ),
     # A row-scaled quantize by whole rows (against "row-scaled quantize, amax given").
     ("team rows, amax given", {"given_amax": True}),
     ("team rows, amax given, row tables", {"given_amax": True, "row_tables": True}),
-    (
-        "warp rows, amax given, row tables",
-        {"register_rows": True, "rows_per_cta": 4, "given_amax": True, "row_tables": True},
-    ),
+    ("warp rows, amax given, row tables", {**WARP_ROWS, "given_amax": True, "row_tables": True}),
 )
 # Register rows of more warps, fewer groups a lane (``--wide``): the row's groups spread
 # over a CTA's warps, so a 7168-wide row is held without staging (7 warps x 2 groups).
@@ -95,8 +108,9 @@ def _exact_at(fn, gen, cols: int, given_amax: bool) -> bool:
     return True
 
 
-def time_shape(rows: int, cols: int, fns: dict, roof: float, gen) -> list[dict]:
-    """Every exact variant and the two references points at ``rows x cols``."""
+def time_shape(rows: int, cols: int, fns: dict, roof: float, gen, rounds: int) -> list[dict]:
+    """Every exact variant and the two reference points at ``rows x cols``, ``rounds``
+    times round robin (one buffer: the spread between rounds is the timing's own)."""
     x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
     row_amax = fos_reference.nan_amax(x, dim=1)
     timed = {
@@ -110,11 +124,14 @@ def time_shape(rows: int, cols: int, fns: dict, roof: float, gen) -> list[dict]:
             out = outputs(x, row_amax if given_amax else None)
             timed[label] = lambda fn=fn, out=out: fn(x, *out)
     records = []
-    for label, call in timed.items():
-        us = replay_us(call)
-        pct = 100 * rows * cols * 2.5625 / (us * 1e-6) / 1e12 / roof
-        records.append(dict(rows=rows, cols=cols, variant=label, us=us, pct_of_copy=pct))
-        print(f"{rows}x{cols} {label:44s} {us:8.1f} us {pct:5.1f}%", flush=True)
+    for round_ in range(rounds):
+        for label, call in timed.items():
+            us = replay_us(call)
+            pct = 100 * rows * cols * 2.5625 / (us * 1e-6) / 1e12 / roof
+            records.append(
+                dict(rows=rows, cols=cols, variant=label, round=round_, us=us, pct_of_copy=pct)
+            )
+            print(f"{rows}x{cols} {label:48s} {us:8.1f} us {pct:5.1f}%", flush=True)
     return records
 
 
@@ -122,6 +139,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--wide", action="store_true", help="also the WIDE register rows")
+    parser.add_argument("--rounds", type=int, default=1, help="timings of each, round robin")
     args = parser.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(5)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
@@ -131,12 +149,12 @@ def main() -> None:
         max_cols = RowAmaxConfig("bfloat16", "mae", 256, **tuning).max_cols
         given = tuning.get("given_amax", False)
         fns[label] = (fn, exact(fn, gen, max_cols, given), max_cols, given)
-        print(f"{label:44s} exact={fns[label][1]}", flush=True)
+        print(f"{label:48s} exact={fns[label][1]}", flush=True)
     roof = copy_tbps("cuda")
     print(f"copy roofline {roof:.3f} TB/s", flush=True)
     records = []
     for rows, cols in SHAPES:
-        records += time_shape(rows, cols, fns, roof, gen)
+        records += time_shape(rows, cols, fns, roof, gen, args.rounds)
         torch.cuda.empty_cache()
     write_sweep(args.out, "row_amax_variants.json", roof, records)
 

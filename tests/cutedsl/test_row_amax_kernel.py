@@ -128,6 +128,27 @@ def test_row_tables_variant_compiles_clean(dtype, tiling, arch, tmp_path):
     assert counts["shfl"] >= 5, counts  # the row amax's butterfly
 
 
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_fold_and_unroll_tunings_compile_clean(dtype, arch, tmp_path):
+    """``xorsign_fold`` folds with ``max.xorsign.abs``; ``quantize_unroll=1`` pins the
+    quantize loop; audited PTX; ``quantize_unroll`` is refused where no loop is."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.check import audit_ptx
+    from fos_cutedsl.row_amax import compile_row_amax
+
+    kind = "bf16x2" if dtype == "bfloat16" else "f16x2"
+    keep = f"--keep-ptx --dump-dir {tmp_path}"
+    plain = compile_row_amax(dtype, "mae", 256, arch, keep).__ptx__
+    fn = compile_row_amax(dtype, "mae", 256, arch, keep, xorsign_fold=True, quantize_unroll=1)
+    failures, counts = audit_ptx(fn.__ptx__, arch)
+    assert failures == [], (failures, counts)
+    folds = f"max.xorsign.abs.{kind}"  # the fast path's block amax uses it too
+    assert fn.__ptx__.count(folds) > plain.count(folds)
+    with pytest.raises(ValueError, match="quantize_unroll"):
+        compile_row_amax(dtype, "mae", 256, arch, register_rows=True, quantize_unroll=2)
+
+
 def test_row_tables_only_where_the_kernel_builds_them():
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.compile import compile_quantize
@@ -264,7 +285,15 @@ def test_bitwise_parity(dtype, err_mode, bound, kind):
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_special_rows(dtype):
     """All-NaN, all-zero, -0, Inf, one-subnormal and huge rows side by side."""
-    cols = 272
+    x = _special_rows(dtype, 272).cuda()
+    for err_mode in ERR_MODES:
+        for bound in (256, 448):
+            _check(x, err_mode, bound, f"{dtype} special rows {err_mode} {bound}")
+
+
+def _special_rows(dtype, cols: int) -> torch.Tensor:
+    """Rows of ``cols``: all NaN, all +0, all -0, one Inf, one subnormal, all the largest
+    finite, a NaN every third element, all negative (on the CPU)."""
     x = torch.randn(8, cols).to(dtype)
     finfo = torch.finfo(dtype)
     tiny = torch.finfo(torch.float32).tiny if dtype == torch.bfloat16 else finfo.tiny
@@ -277,10 +306,7 @@ def test_special_rows(dtype):
     x[5] = finfo.max
     x[6, ::3] = float("nan")
     x[7] = -x[7].abs()
-    x = x.cuda()
-    for err_mode in ERR_MODES:
-        for bound in (256, 448):
-            _check(x, err_mode, bound, f"{dtype} special rows {err_mode} {bound}")
+    return x
 
 
 @gpu
@@ -323,26 +349,42 @@ def test_register_rows_tunings_give_the_same_bits(dtype):
                 _check(x, "mse", 448, where, fn)
 
 
+# Tunings of the amax fold, step 4 and the quantize loop: knobs, the tilings they take.
+STEP_TUNINGS = {
+    "row_tables": ({"row_tables": True}, ("warp", "pair", "team")),
+    "xorsign_fold": ({"xorsign_fold": True}, ("warp", "pair", "team")),
+    "unroll_1": ({"quantize_unroll": 1}, ("team",)),
+    "unroll_3": ({"quantize_unroll": 3}, ("team",)),
+    "all": ({"row_tables": True, "xorsign_fold": True, "quantize_unroll": 2}, ("team",)),
+}
+
+
 @gpu
+@pytest.mark.parametrize("name", sorted(STEP_TUNINGS))
 @pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448)])
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_row_tables_give_the_same_bits(dtype, err_mode, bound):
-    """Each tiling with ``row_tables`` (step 4 from a per-row table of every scale byte):
-    the reference's amax, codes and scale bytes for every input kind, on rows as wide as
-    the tiling takes, ragged ones and one group; every output byte poisoned."""
+def test_step_tunings_give_the_same_bits(dtype, err_mode, bound, name):
+    """Each tiling with ``row_tables`` (step 4 from a per-row table of every scale byte),
+    ``xorsign_fold`` (|x| folded with garbage signs) or another quantize loop unroll:
+    the reference's amax, codes and scale bytes for every input kind and the special
+    rows, on rows as wide as the tiling takes, ragged ones and one group; every output
+    byte poisoned."""
     from fos_cutedsl import arch_of
     from fos_cutedsl.row_amax import TILINGS, RowAmaxConfig, compile_row_amax
 
     variant = Variant(dtype, "1x16", True, err_mode, bound)
     arch = arch_of(torch.device("cuda"))
-    for tiling, tuning in TILINGS.items():
-        fn = compile_row_amax(_NAMES[dtype], err_mode, bound, arch, row_tables=True, **tuning)
+    knobs, tilings = STEP_TUNINGS[name]
+    for tiling in tilings:
+        tuning = dict(TILINGS[tiling], **knobs)
+        fn = compile_row_amax(_NAMES[dtype], err_mode, bound, arch, **tuning)
         widest = min(RowAmaxConfig(_NAMES[dtype], err_mode, bound, **tuning).max_cols, 7168)
+        _check(_special_rows(dtype, widest).cuda(), err_mode, bound, (name, tiling), fn)
         for kind in [k for k in KINDS if k != "amax_special"]:
             for rows, cols in ((9, widest), (5, widest - 48), (3, 16)):
-                seed = zlib.crc32(f"row_tables/{variant}/{tiling}/{kind}/{cols}".encode())
+                seed = zlib.crc32(f"{name}/{variant}/{tiling}/{kind}/{cols}".encode())
                 x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
-                _check(x, err_mode, bound, (tiling, kind, rows, cols), fn)
+                _check(x, err_mode, bound, (name, tiling, kind, rows, cols), fn)
 
 
 @gpu

@@ -1,10 +1,10 @@
 """Memory and warp instructions pinned in inline PTX: loads, stores, L2 prefetches,
 atomics and shuffles.
 
-Each has side effects (``has_side_effects=True``), so the compiler keeps it
-where the kernel puts it: a reload is not merged with the first load of the
-same address, a predicated store is not turned into a branch, a prefetch is
-not dropped for having no result.
+Each but ``load_v4_if`` (a pure load of x) has side effects
+(``has_side_effects=True``), so the compiler keeps it where the kernel puts it:
+a reload is not merged with the first load of the same address, a predicated
+store is not turned into a branch, a prefetch is not dropped for having no result.
 """
 
 from __future__ import annotations
@@ -28,6 +28,32 @@ def reload_v4(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
     text = "ld.global.v4.u32 {$0, $1, $2, $3}, [$4];"
     res = _asm(quad, [Int64(addr).ir_value(loc=loc, ip=ip)], text, "=r,=r,=r,=r,l", True)
     return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
+
+
+@dsl_user_op
+def load_v4_if(mask, addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
+    """``ld.global.v4.u32`` at the 16-byte aligned ``addr`` where ``mask`` is nonzero, else 0s.
+
+    Pure (x is never written here); predicated, so a slot past the row's end
+    costs no memory traffic, and its zeros leave a running max unchanged.
+    """
+    quad = llvm.StructType.get_literal([T.i32()] * 4)
+    text = (
+        "{ .reg .pred p; setp.ne.u32 p, $4, 0;"
+        " mov.b32 $0, 0; mov.b32 $1, 0; mov.b32 $2, 0; mov.b32 $3, 0;"
+        " @p ld.global.v4.u32 {$0, $1, $2, $3}, [$5]; }"
+    )
+    ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip)]
+    res = _asm(quad, ops, text, "=r,=r,=r,=r,r,l")
+    return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
+
+
+@dsl_user_op
+def store_shared_v4_if(mask, addr, words, *, loc=None, ip=None) -> None:
+    """``st.shared.v4.b32`` of four words at the shared ``addr`` where ``mask`` is nonzero."""
+    text = "{ .reg .pred p; setp.ne.u32 p, $0, 0; @p st.shared.v4.b32 [$1], {$2, $3, $4, $5}; }"
+    ops = [_i(mask, loc, ip), _i(addr, loc, ip)] + [_i(w, loc, ip) for w in words]
+    _asm(None, ops, text, "r,r,r,r,r,r", side_effects=True)
 
 
 @dsl_user_op

@@ -43,7 +43,9 @@ nothing is staged; one warp's amax is a butterfly and its table entry is ordered
 by a warp barrier, no CTA barrier (``_register_rows``). ``TILINGS`` names the
 variants the launcher picks from by row width. Tunings of every tiling:
 ``given_amax`` reads each row's amax instead of finding it (a row-scaled quantize
-by whole rows), ``row_tables`` looks step 4 up in a per-row table (``row_tables``).
+by whole rows), ``row_tables`` looks step 4 up in a per-row table (``row_tables``),
+``xorsign_fold`` folds 16-bit ``|x|`` in one instruction a word; the team kernel's
+``quantize_unroll`` sets its quantize loop's unroll.
 """
 
 from __future__ import annotations
@@ -55,13 +57,19 @@ import cutlass
 import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8
-from cutlass._mlir.dialects import llvm
-from cutlass.cutlass_dsl import T, dsl_user_op
 
 from .config import GROUP, PTXAS_OPT, ROW_BYTES, QuantizeConfig, compile_options
 from .group import build_row_entry, exact_group, fast_group, store_group
-from .ieee import _asm, _i, abs_max_16x2, abs_max_f32, as_f32, fmax, unpack_bf16x2, unpack_f16x2
-from .memory import load_shared_v4, shfl_bfly_f32
+from .ieee import (
+    abs_max_16x2,
+    abs_max_f32,
+    as_f32,
+    fmax,
+    max_abs_16x2,
+    unpack_bf16x2,
+    unpack_f16x2,
+)
+from .memory import load_shared_v4, load_v4_if, shfl_bfly_f32, store_shared_v4_if
 from .offsets import RowAmax
 from .row_tables import allocate_row_bytes, build_row_bytes
 
@@ -112,6 +120,12 @@ class RowAmaxConfig:
     # Each row's (inv, bound scale) of every scale byte in shared memory, built once the
     # row's constants are (``QuantizeConfig.row_tables``); not yet timed.
     row_tables: bool = False
+    # 16-bit: fold |x| by ``max.xorsign.abs`` (one instruction a word, the signs cleared
+    # once at the end) instead of ``and`` then ``max`` (float32's fold is one already).
+    xorsign_fold: bool = False
+    # The staged (team) kernel's quantize loop unrolled this many times; 0 leaves it to
+    # the compiler, which unrolls the plain loop twice and the row-tables loop 4 times.
+    quantize_unroll: int = 0
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
@@ -120,6 +134,8 @@ class RowAmaxConfig:
             raise ValueError("rows_per_cta in [1, 8] (8 builder threads a row), unroll >= 1")
         if not 1 <= self.groups_per_lane <= 8 or not 1 <= self.row_warps <= 16:
             raise ValueError("groups_per_lane in [1, 8], row_warps in [1, 16]")
+        if self.quantize_unroll < 0 or (self.quantize_unroll and self.register_rows):
+            raise ValueError("quantize_unroll >= 0, and 0 with register_rows (no loop)")
         if self.threads > 1024:
             raise ValueError("row_warps * rows_per_cta: at most 32 warps (1024 threads) a CTA")
 
@@ -165,37 +181,13 @@ class RowAmaxConfig:
         return per_row // (GROUP * self.itemsize) * GROUP
 
 
-@dsl_user_op
-def _load_v4_if(mask, addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
-    """``ld.global.v4.u32`` at the 16-byte aligned ``addr`` where ``mask`` is nonzero, else 0s.
-
-    Pure (x is never written here); predicated, so a slot past the row's end
-    costs no memory traffic, and its zeros leave a running max unchanged.
-    """
-    quad = llvm.StructType.get_literal([T.i32()] * 4)
-    text = (
-        "{ .reg .pred p; setp.ne.u32 p, $4, 0;"
-        " mov.b32 $0, 0; mov.b32 $1, 0; mov.b32 $2, 0; mov.b32 $3, 0;"
-        " @p ld.global.v4.u32 {$0, $1, $2, $3}, [$5]; }"
-    )
-    ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip)]
-    res = _asm(quad, ops, text, "=r,=r,=r,=r,r,l")
-    return tuple(Int32(llvm.extractvalue(T.i32(), res, [i], loc=loc, ip=ip)) for i in range(4))
-
-
-@dsl_user_op
-def _store_shared_v4_if(mask, addr, words, *, loc=None, ip=None) -> None:
-    """``st.shared.v4.b32`` of four words at the shared ``addr`` where ``mask`` is nonzero."""
-    text = "{ .reg .pred p; setp.ne.u32 p, $0, 0; @p st.shared.v4.b32 [$1], {$2, $3, $4, $5}; }"
-    ops = [_i(mask, loc, ip), _i(addr, loc, ip)] + [_i(w, loc, ip) for w in words]
-    _asm(None, ops, text, "r,r,r,r,r,r", side_effects=True)
-
-
 def _fold(cfg, acc, words):
     """Each word of a loaded vector into its running NaN-dropping maximum of ``|x|``."""
     if cutlass.const_expr(cfg.dtype == "float32"):
         return [abs_max_f32(acc[w], as_f32(words[w])) for w in range(4)]
     kind = "bf16x2" if cfg.dtype == "bfloat16" else "f16x2"
+    if cutlass.const_expr(cfg.xorsign_fold):  # signs garbage until ``_finish``
+        return [max_abs_16x2(acc[w], words[w], kind) for w in range(4)]
     return [abs_max_16x2(acc[w], words[w], kind) for w in range(4)]
 
 
@@ -204,8 +196,13 @@ def _finish(cfg, acc):
     if cutlass.const_expr(cfg.dtype == "float32"):
         return fmax(fmax(acc[0], acc[1]), fmax(acc[2], acc[3]))
     kind = "bf16x2" if cfg.dtype == "bfloat16" else "f16x2"
-    # Non-negative, non-NaN maxima: their packed max is their max.
-    m = abs_max_16x2(abs_max_16x2(acc[0], acc[1], kind), abs_max_16x2(acc[2], acc[3], kind), kind)
+    if cutlass.const_expr(cfg.xorsign_fold):  # magnitudes of non-NaN maxima, then +
+        low, high = max_abs_16x2(acc[0], acc[1], kind), max_abs_16x2(acc[2], acc[3], kind)
+        m = max_abs_16x2(low, high, kind) & 0x7FFF7FFF
+    else:  # non-negative, non-NaN maxima: their packed max is their max
+        m = abs_max_16x2(
+            abs_max_16x2(acc[0], acc[1], kind), abs_max_16x2(acc[2], acc[3], kind), kind
+        )
     lo, hi = unpack_bf16x2(m) if cfg.dtype == "bfloat16" else unpack_f16x2(m)
     return fmax(lo, hi)
 
@@ -291,12 +288,12 @@ class RowAmaxKernel:
                 for u in cutlass.range_constexpr(cfg.unroll):
                     v = j + u * TEAM
                     here = Int32(v < vectors)
-                    loaded.append((here, v, _load_v4_if(here, x_row + Int64(v) * VECTOR)))
+                    loaded.append((here, v, load_v4_if(here, x_row + Int64(v) * VECTOR)))
                 for u in cutlass.range_constexpr(cfg.unroll):
                     here, v, words = loaded[u]
                     if cutlass.const_expr(not cfg.given_amax):
                         acc = _fold(cfg, acc, words)
-                    _store_shared_v4_if(here, stage_row + v * VECTOR, words)
+                    store_shared_v4_if(here, stage_row + v * VECTOR, words)
                 j = j + step
 
             # ======== 2. the row's amax: warp butterflies, then the team's two warps
@@ -311,24 +308,23 @@ class RowAmaxKernel:
             build_row_bytes(cfg, table, mantissas, lookups, team, lane)
 
             # ======== 3. quantize the staged groups (fast path), then the flagged ones exactly
-            group_bytes = GROUP * cfg.itemsize
             first = row * Int64(cols // GROUP)  # the row's first group
-            zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
+            zero = Float32(0.0)
             flagged = Int32(0)  # bit k: group lane + 64 k needs the exact path
             k = Int32(0)
-            g = lane
-            while g < groups:
-                at = stage_row + g * group_bytes
-                words = [
-                    w for q in range(group_bytes // VECTOR) for w in load_shared_v4(at + 16 * q)
-                ]
-                slow = fast_group(
-                    qcfg, words, first + Int64(g), True, (zero, zero, zero), 0, table, lookups,
-                    mX, mCodes, mScales,
-                )  # fmt: skip
-                flagged = flagged | (slow << k)
-                k = k + 1
-                g = g + TEAM
+            if cutlass.const_expr(cfg.quantize_unroll == 0):
+                g = lane
+                while g < groups:
+                    flagged = flagged | (_staged_group(cfg, stage_row, g, first, table, lookups,
+                                                       mX, mCodes, mScales) << k)  # fmt: skip
+                    k = k + 1
+                    g = g + TEAM
+            else:
+                k = (groups - lane + (TEAM - 1)) // TEAM  # groups > lane or none at all
+                for kk in cutlass.range(k, unroll=cfg.quantize_unroll):
+                    g = lane + kk * TEAM
+                    flagged = flagged | (_staged_group(cfg, stage_row, g, first, table, lookups,
+                                                       mX, mCodes, mScales) << kk)  # fmt: skip
             if flagged != 0:
                 d = Float32(qcfg.d)
                 for kk in cutlass.range(k, unroll=1):
@@ -338,6 +334,19 @@ class RowAmaxKernel:
                             qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
                         )
                         store_group(mCodes, mScales, t, word0, word1, scale)
+
+
+@cute.jit
+def _staged_group(cfg, stage_row, g, first, table, lookups, mX, mCodes, mScales):
+    """The staged row's group ``g`` through ``fast_group``: 1 where it needs the exact path."""
+    group_bytes = GROUP * cfg.itemsize
+    at = stage_row + g * group_bytes
+    words = [w for q in range(group_bytes // VECTOR) for w in load_shared_v4(at + 16 * q)]
+    zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
+    return fast_group(
+        cfg.quantize, words, first + Int64(g), True, (zero, zero, zero), 0, table, lookups,
+        mX, mCodes, mScales,
+    )  # fmt: skip
 
 
 @cute.jit
@@ -379,7 +388,7 @@ def _register_rows(cfg, mX, mAmax, mCodes, mScales):
         at = x_row + Int64(g) * group_bytes
         words = []
         for q in cutlass.range_constexpr(group_bytes // VECTOR):
-            vector = _load_v4_if(here, at + q * VECTOR)
+            vector = load_v4_if(here, at + q * VECTOR)
             if cutlass.const_expr(not cfg.given_amax):
                 acc = _fold(cfg, acc, vector)
             words += list(vector)

@@ -1,6 +1,7 @@
 """Check and time the one-read row-amax quantize's tunings in one GPU call.
 
-    python bench/row_amax_variants.py [--wide] [--rounds N] [--out DIR]
+    python bench/row_amax_variants.py [--wide] [--rounds N] [--dtype D] [--only PART ...]
+        [--out DIR]
 
 Each variant is ``fos_cutedsl.row_amax.compile_row_amax`` with some of
 ``RowAmaxConfig``'s knobs (same bits, other speed); its amax, codes and scale
@@ -12,8 +13,9 @@ read, not found (a row-scaled quantize by whole rows). Beside them, in the same 
 the copy roofline, the row-scaled quantize given the row amax (what the fused
 kernel would be with a free amax) and the two-pass path (the per-row amax kernel,
 then that quantize).
-bf16, mae, bound 256; CUDA-graph replays, L2 flushed (``bench.replay_us``); %
-of copy from 2.5625 B/elt. Writes ``row_amax_variants.json`` to ``--out``.
+bf16 (or ``--dtype``), mae, bound 256; CUDA-graph replays, L2 flushed
+(``bench.replay_us``); % of copy from itemsize + 0.5625 B/elt; ``--only`` keeps the
+variants whose labels contain a given part. Writes ``row_amax_variants.json`` to ``--out``.
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
 WARP_ROWS = {"register_rows": True, "rows_per_cta": 4}
 PAIR_ROWS = {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2}
 VARIANTS = (
-    ("team rows (default above 4096)", {}),
-    ("warp rows (default to 2048)", WARP_ROWS),
-    ("pair rows (default to 4096)", PAIR_ROWS),
+    ("team rows (0.6.4's default above 4096)", {}),
+    ("warp rows (0.6.4's default to 2048)", WARP_ROWS),
+    ("pair rows (0.6.4's default to 4096)", PAIR_ROWS),
     ("team rows, row tables", {"row_tables": True}),
     ("pair rows, row tables", {**PAIR_ROWS, "row_tables": True}),
     # The team kernel's quantize loop unrolled 1 or 2 times (the compiler: 2, or 4 with
@@ -83,18 +85,21 @@ def outputs(x, given: torch.Tensor | None = None):
     )
 
 
-def exact(fn, gen, max_cols: int, given_amax: bool) -> bool:
+def exact(fn, gen, max_cols: int, given_amax: bool, dtype: torch.dtype) -> bool:
     """Bits equal to the reference on rows as wide as the variant takes and ragged ones."""
     return all(
-        _exact_at(fn, gen, cols, given_amax)
+        _exact_at(fn, gen, cols, given_amax, dtype)
         for cols in {min(max_cols, 7168), max_cols - 48, 2064 if max_cols >= 2064 else 16}
     )
 
 
-def _exact_at(fn, gen, cols: int, given_amax: bool) -> bool:
-    normal = torch.randn(300, cols, device="cuda", generator=gen).to(torch.bfloat16)
-    raw = torch.randint(-(1 << 15), 1 << 15, (300, cols), device="cuda", generator=gen)
-    for x in (normal, raw.to(torch.int16).view(torch.bfloat16)):
+def _exact_at(fn, gen, cols: int, given_amax: bool, dtype: torch.dtype) -> bool:
+    normal = torch.randn(300, cols, device="cuda", generator=gen).to(dtype)
+    bits = 8 * dtype.itemsize
+    raw = torch.randint(-(1 << (bits - 1)), 1 << (bits - 1), (300, cols), device="cuda",
+                        generator=gen)  # fmt: skip
+    raw = raw.to(torch.int16 if bits == 16 else torch.int32).view(dtype)
+    for x in (normal, raw):
         want_amax = fos_reference.nan_amax(x, dim=1)
         codes, scales = fos_reference.quantize(x, want_amax)
         amax, got_codes, got_scales = outputs(x, want_amax if given_amax else None)
@@ -108,10 +113,13 @@ def _exact_at(fn, gen, cols: int, given_amax: bool) -> bool:
     return True
 
 
-def time_shape(rows: int, cols: int, fns: dict, roof: float, gen, rounds: int) -> list[dict]:
+def time_shape(
+    rows: int, cols: int, fns: dict, roof: float, gen, rounds: int, dtype: torch.dtype
+) -> list[dict]:
     """Every exact variant and the two reference points at ``rows x cols``, ``rounds``
     times round robin (one buffer: the spread between rounds is the timing's own)."""
-    x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
+    x = torch.randn(rows, cols, device="cuda", generator=gen).to(dtype)
+    per_elt = dtype.itemsize + 0.5625
     row_amax = fos_reference.nan_amax(x, dim=1)
     timed = {
         "row-scaled quantize, amax given": lambda: fos_cutedsl.quantize(x, row_amax),
@@ -127,7 +135,7 @@ def time_shape(rows: int, cols: int, fns: dict, roof: float, gen, rounds: int) -
     for round_ in range(rounds):
         for label, call in timed.items():
             us = replay_us(call)
-            pct = 100 * rows * cols * 2.5625 / (us * 1e-6) / 1e12 / roof
+            pct = 100 * rows * cols * per_elt / (us * 1e-6) / 1e12 / roof
             records.append(
                 dict(rows=rows, cols=cols, variant=label, round=round_, us=us, pct_of_copy=pct)
             )
@@ -140,23 +148,29 @@ def main() -> None:
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--wide", action="store_true", help="also the WIDE register rows")
     parser.add_argument("--rounds", type=int, default=1, help="timings of each, round robin")
+    parser.add_argument("--dtype", default="bfloat16", choices=["bfloat16", "float16", "float32"])
+    parser.add_argument("--only", nargs="*", help="the variants whose labels contain one of these")
     args = parser.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(5)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
+    dtype = getattr(torch, args.dtype)
     fns = {}
     for label, tuning in VARIANTS + (WIDE if args.wide else ()):
-        fn = compile_row_amax("bfloat16", "mae", 256, arch, **tuning)
-        max_cols = RowAmaxConfig("bfloat16", "mae", 256, **tuning).max_cols
+        if args.only and not any(part in label for part in args.only):
+            continue
+        fn = compile_row_amax(args.dtype, "mae", 256, arch, **tuning)
+        max_cols = RowAmaxConfig(args.dtype, "mae", 256, **tuning).max_cols
         given = tuning.get("given_amax", False)
-        fns[label] = (fn, exact(fn, gen, max_cols, given), max_cols, given)
+        fns[label] = (fn, exact(fn, gen, max_cols, given, dtype), max_cols, given)
         print(f"{label:48s} exact={fns[label][1]}", flush=True)
     roof = copy_tbps("cuda")
     print(f"copy roofline {roof:.3f} TB/s", flush=True)
     records = []
     for rows, cols in SHAPES:
-        records += time_shape(rows, cols, fns, roof, gen, args.rounds)
+        records += time_shape(rows, cols, fns, roof, gen, args.rounds, dtype)
         torch.cuda.empty_cache()
-    write_sweep(args.out, "row_amax_variants.json", roof, records)
+    name = "" if args.dtype == "bfloat16" else f"-{args.dtype}"
+    write_sweep(args.out, f"row_amax_variants{name}.json", roof, records)
 
 
 if __name__ == "__main__":

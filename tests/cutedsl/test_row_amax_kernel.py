@@ -99,8 +99,8 @@ def test_given_amax_variant_compiles_clean(dtype, tiling, row_tables, arch, tmp_
     from fos_cutedsl.check import audit_ptx
     from fos_cutedsl.row_amax import TILINGS, compile_row_amax
 
-    fn = compile_row_amax(dtype, "mse", 448, arch, f"--keep-ptx --dump-dir {tmp_path}",
-                          given_amax=True, row_tables=row_tables, **TILINGS[tiling])  # fmt: skip
+    tuning = dict(TILINGS[tiling], given_amax=True, row_tables=row_tables)
+    fn = compile_row_amax(dtype, "mse", 448, arch, f"--keep-ptx --dump-dir {tmp_path}", **tuning)
     failures, counts = audit_ptx(fn.__ptx__, arch)
     if tiling != "team" and "mul.lo.s64" in fn.__ptx__:  # as for the register tilings above
         failures = [f for f in failures if not f.startswith("block offset not widened")]
@@ -119,8 +119,8 @@ def test_row_tables_variant_compiles_clean(dtype, tiling, arch, tmp_path):
     from fos_cutedsl.check import audit_ptx
     from fos_cutedsl.row_amax import TILINGS, compile_row_amax
 
-    fn = compile_row_amax(dtype, "mse", 448, arch, f"--keep-ptx --dump-dir {tmp_path}",
-                          row_tables=True, **TILINGS[tiling])  # fmt: skip
+    tuning = dict(TILINGS[tiling], row_tables=True)
+    fn = compile_row_amax(dtype, "mse", 448, arch, f"--keep-ptx --dump-dir {tmp_path}", **tuning)
     failures, counts = audit_ptx(fn.__ptx__, arch)
     if tiling != "team" and "mul.lo.s64" in fn.__ptx__:  # as for the register tilings above
         failures = [f for f in failures if not f.startswith("block offset not widened")]

@@ -1,6 +1,7 @@
-# v29 call 4, carry [".gpu"]: 0.6.5's row-amax defaults (warp: xorsign fold; pair: + row
-# tables; team: quantize loop not unrolled): gpu_verify_elementwise's row_amax stage, then
-# float16 and float32 timings of the old and new tilings (bf16: call 3).
+# v29 call 4 (not yet run), carry [".gpu"]. First set row_amax.TILINGS to v29's winners
+# (warp: + xorsign_fold; pair: + xorsign_fold, row_tables; team: quantize_unroll=1) and
+# rebuild the cache. Then: gpu_verify_elementwise's row_amax stage, and float16 / float32
+# timings of the old and new tilings (bf16: call 3).
 #   bash .gpu/install.sh > /dev/null && bash bench/results/raw/h200-v29-scripts/call4.sh
 set -uo pipefail
 start=$SECONDS

@@ -118,7 +118,8 @@ class RowAmaxConfig:
     # quantize by whole rows (register rows: not faster than ``rowwise``, v22).
     given_amax: bool = False
     # Each row's (inv, bound scale) of every scale byte in shared memory, built once the
-    # row's constants are (``QuantizeConfig.row_tables``); not yet timed.
+    # row's constants are (``QuantizeConfig.row_tables``); faster only in the pair rows
+    # (with ``xorsign_fold``), slower in the team kernel unless it is not unrolled (v29).
     row_tables: bool = False
     # 16-bit: fold |x| by ``max.xorsign.abs`` (one instruction a word, the signs cleared
     # once at the end) instead of ``and`` then ``max`` (float32's fold is one already).

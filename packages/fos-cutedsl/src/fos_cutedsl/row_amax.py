@@ -80,12 +80,15 @@ SMEM_LIMIT = 48 * 1024  # dynamic shared memory without an opt-in attribute
 #: The tilings a ``RowAmaxKey`` names, in the order the launcher tries them: the first
 #: whose ``max_cols`` holds the row (``team`` takes any row that fits shared memory).
 #: "warp" holds rows to 2048 columns, "pair" to 4096; wider register rows ran slower
-#: than ``team`` (``bench/NOTES.md``, v21).
+#: than ``team`` (``bench/NOTES.md``, v21). Each carries the tunings measured fastest
+#: for it (v29).
 TILINGS = {
-    "warp": {"register_rows": True, "row_warps": 1, "groups_per_lane": 4, "rows_per_cta": 4},
-    "pair": {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2},
-    "team": {},
-}
+    "warp": {"register_rows": True, "row_warps": 1, "groups_per_lane": 4, "rows_per_cta": 4,
+             "xorsign_fold": True},
+    "pair": {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2,
+             "xorsign_fold": True, "row_tables": True},
+    "team": {"quantize_unroll": 1},
+}  # fmt: skip
 _ITEMSIZE = {"bfloat16": 2, "float16": 2, "float32": 4}
 
 

@@ -89,6 +89,8 @@ TILINGS = {
              "xorsign_fold": True, "row_tables": True},
     "team": {"quantize_unroll": 1},
 }  # fmt: skip
+#: float32 rows keep the compiler's unroll in the team kernel: 1% faster there (v30).
+FLOAT32_TILINGS = {**TILINGS, "team": {}}
 _ITEMSIZE = {"bfloat16": 2, "float16": 2, "float32": 4}
 
 
@@ -509,8 +511,14 @@ def compile_row_amax(
 def compile_key(key: RowAmaxKey, extra_options: str = ""):
     """``compile_row_amax`` for a ``RowAmaxKey``."""
     return compile_row_amax(
-        key.dtype, key.err_mode, key.bound, key.arch, extra_options, **TILINGS[key.tiling]
-    )
+        key.dtype, key.err_mode, key.bound, key.arch, extra_options,
+        **tiling_tuning(key.dtype, key.tiling),
+    )  # fmt: skip
+
+
+def tiling_tuning(dtype: str, tiling: str) -> dict:
+    """The knobs of ``tiling`` (a ``TILINGS`` name) for ``dtype``'s rows."""
+    return (FLOAT32_TILINGS if dtype == "float32" else TILINGS)[tiling]
 
 
 def variants(arch: str) -> list[RowAmaxKey]:
@@ -526,7 +534,7 @@ def variants(arch: str) -> list[RowAmaxKey]:
 
 def tiling_for(dtype: str, err_mode: str, bound: int, cols: int) -> str:
     """The first of ``TILINGS`` whose rows hold ``cols`` columns (``team`` otherwise)."""
-    for name, tuning in TILINGS.items():
-        if cols <= RowAmaxConfig(dtype, err_mode, bound, **tuning).max_cols:
+    for name in TILINGS:
+        if cols <= RowAmaxConfig(dtype, err_mode, bound, **tiling_tuning(dtype, name)).max_cols:
             return name
     return "team"

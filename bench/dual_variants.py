@@ -1,6 +1,6 @@
 """Build, check and time tunings of the one-read rowwise/columnwise kernel in one GPU call.
 
-    python bench/dual_variants.py [--only PART ...] [--shapes RxC ...] [--out DIR]
+    python bench/dual_variants.py [--out DIR]
 
 Each variant is ``fos_cutedsl.dual.compile_dual`` with some of ``DualConfig``'s
 tuning knobs (same bits, other speed). Before a variant is timed its four
@@ -41,22 +41,7 @@ VARIANTS = (
     ("2 CTAs", True, True, False, {"min_blocks": 2}),
     ("tile 128, 3 CTAs", True, True, False, {"tile_rows": 128, "min_blocks": 3}),
     ("tile 192", True, True, False, {"tile_rows": 192}),
-    # CTAs looping over tiles: the table built once a CTA (v30), and with the next tile's
-    # cp.async in flight (``async_tiles``).
-    ("loop, 3 CTAs an SM", True, True, False, {"tiles_per_sm": 3, "min_blocks": 3}),
-    ("loop, 2 CTAs an SM", True, True, False, {"tiles_per_sm": 2}),
-    ("loop async, 3 CTAs an SM", True, True, False,
-     {"tiles_per_sm": 3, "min_blocks": 3, "async_tiles": True}),
-    ("loop async, 2 CTAs an SM", True, True, False, {"tiles_per_sm": 2, "async_tiles": True}),
-    ("loop async, 3, swizzled", True, True, True,
-     {"tiles_per_sm": 3, "min_blocks": 3, "async_tiles": True}),
-    ("loop async, 3, rowwise only", True, False, False,
-     {"tiles_per_sm": 3, "min_blocks": 3, "async_tiles": True}),
-    # Checked, not timed: two CTAs in all, so every CTA loops over many tiles.
-    ("loop async, 2 CTAs in all (check)", True, True, False,
-     {"tiles_per_sm": 1, "sms": 2, "async_tiles": True}),
-    ("loop, 2 CTAs in all (check)", True, True, False, {"tiles_per_sm": 1, "sms": 2}),
-)  # fmt: skip
+)
 CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
 
 
@@ -122,8 +107,6 @@ def time_shape(rows: int, cols: int, gen, roof: float, compiled: dict) -> list[d
     record("fos_op.quantize_rowwise_columnwise", op_us, both_bytes)
     unused = x.new_empty(16, dtype=torch.uint8)
     for label, rowwise, columnwise, swizzle, tuning in VARIANTS:
-        if label not in compiled or "(check)" in label:
-            continue
         fn, ok = compiled[label]
         if not ok:
             record(label, float("nan"), both_bytes, exact=False)
@@ -139,10 +122,7 @@ def time_shape(rows: int, cols: int, gen, roof: float, compiled: dict) -> list[d
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
-    parser.add_argument("--only", nargs="*", help="variants whose labels contain one of these")
-    parser.add_argument("--shapes", nargs="*", help="RxC shapes to time (default: SHAPES)")
     args = parser.parse_args()
-    shapes = [tuple(map(int, s.split("x"))) for s in args.shapes] if args.shapes else SHAPES
     gen = torch.Generator(device="cuda").manual_seed(7)
     inputs = check_inputs(gen)
     roof = copy_tbps("cuda")
@@ -151,14 +131,12 @@ def main() -> int:
     records = []
     compiled = {}
     for label, rowwise, columnwise, swizzle, tuning in VARIANTS:
-        if args.only and not any(part in label for part in args.only):
-            continue
         key = DualKey("bfloat16", "mae", 256, rowwise, columnwise, swizzle, arch)
         fn = compile_dual(key, **tuning)
         ok = bits_match(fn, inputs, rowwise, columnwise, swizzle)
         compiled[label] = (fn, ok)
         print(f"{label:24s} exact={ok}", flush=True)
-    for rows, cols in shapes:
+    for rows, cols in SHAPES:
         records += time_shape(rows, cols, gen, roof, compiled)
     write_sweep(args.out, "dual_variants.json", roof, records)
     return 0

@@ -66,30 +66,6 @@ def test_variant_compiles_clean(dtype, err_mode, bound, swizzle, layout, arch, t
     assert ("st.shared.v4" in fn.__ptx__) == layout[1]  # the tile staged for columnwise only
 
 
-LOOPING = ({"tiles_per_sm": 3, "min_blocks": 3}, {"tiles_per_sm": 3, "async_tiles": True})
-
-
-@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
-@pytest.mark.parametrize("tuning", LOOPING, ids=str)
-def test_looping_tuning_compiles_clean(tuning, arch, tmp_path):
-    """``tiles_per_sm``: CTAs looping over tiles (``async_tiles``: the next tile's
-    ``cp.async`` in flight) compile and pass the PTX audit; float32's two stages would
-    exceed the 48 KB ``async_tiles`` keeps to, so it is refused with a clear error."""
-    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.check import audit_ptx
-    from fos_cutedsl.dual import DualKey, compile_dual
-
-    key = DualKey("bfloat16", "mae", 256, True, True, False, arch)
-    fn = compile_dual(key, extra_options=f"--keep-ptx --dump-dir {tmp_path}", **tuning)
-    failures, counts = audit_ptx(fn.__ptx__, arch)
-    assert failures == [], (failures, counts)
-    assert counts["ld.v4"] > 0, counts
-    assert ("cp.async.cg.shared.global" in fn.__ptx__) == tuning.get("async_tiles", False)
-    if tuning.get("async_tiles"):
-        with pytest.raises(ValueError, match="async_tiles"):
-            compile_dual(key._replace(dtype="float32"), **tuning)
-
-
 def test_every_variant_is_registered_for_precompile():
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.dual import DualKey, variants
@@ -195,14 +171,6 @@ TUNINGS = (
     {"stage_columns": False},
     {"rows_undecided_inline": False},
     {"stage_columns": True, "rows_undecided_inline": False, "tile_rows": 128},
-    {"tiles_per_sm": 3, "min_blocks": 3},
-    # Two CTAs in all, so each loops over many tiles of every shape.
-    {"tiles_per_sm": 1, "sms": 2},
-    {"tiles_per_sm": 1, "sms": 2, "stage_columns": False, "tile_rows": 128},
-    # The next tile's cp.async in flight (16-bit inputs: float32's stages are refused).
-    {"tiles_per_sm": 3, "min_blocks": 3, "async_tiles": True},
-    {"tiles_per_sm": 1, "sms": 2, "async_tiles": True},
-    {"tiles_per_sm": 1, "sms": 3, "async_tiles": True, "stage_columns": False},
 )
 
 
@@ -213,16 +181,13 @@ TUNINGS = (
 def test_tunings_bits_equal_reference(dtype, err_mode, bound, tuning):
     """``DualConfig``'s tunings compute the same bits: columnwise outputs stored a group
     at a time (``stage_columns=False``; the default stages them), rowwise undecided groups
-    through the exact path, taller tiles, CTAs looping over tiles (``tiles_per_sm``); every
-    layout, plain and swizzled, every kind."""
+    through the exact path, taller tiles; every layout, plain and swizzled, every kind."""
     from fos_cutedsl.dual import DualKey, compile_dual
 
     variant = Variant(dtype, "1x16", False, err_mode, bound)
     knobs = variant.knobs
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     name = str(dtype).removeprefix("torch.")
-    if tuning.get("async_tiles") and dtype == torch.float32:
-        pytest.skip("async_tiles: float32's two stages are refused (the CPU test checks it)")
     layouts = LAYOUTS[1:] if tuning.get("stage_columns") else LAYOUTS
     compiled = {
         (layout, swizzle): compile_dual(

@@ -41,22 +41,13 @@ from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from .choice import choice_margin, global_scale
-from .config import GROUP, H100_SMS, TABLE, QuantizeConfig, compile_options, launch_bounds
-from .dual_tile import (
-    TILE_COLUMNS,
-    TILE_GROUPS,
-    copy_tile,
-    load_tile,
-    read_tile,
-    staged_address,
-    staged_word,
-    tile_origin,
-)
+from .config import GROUP, TABLE, QuantizeConfig, compile_options, launch_bounds
 from .group import (
     build_scale_table,
     exact_group,
     exact_words,
     fast_group,
+    load_group,
     scaled_margin,
     store_group,
 )
@@ -68,12 +59,12 @@ from .memory import (
     store_shared,
     store_shared_vector,
     store_vector_if,
-    wait_async_copies,
 )
 
 THREADS = 256
 TILE_ROWS = 64  # rows a CTA reads, by default
-SMEM_LIMIT = 48 * 1024  # ``async_tiles``' shared memory a CTA
+TILE_GROUPS = 8  # a tile is 8 groups (128 elements) wide
+TILE_COLUMNS = TILE_GROUPS * GROUP
 DTYPES = ("bfloat16", "float16", "float32")
 LAYOUTS = ((True, False), (False, True), (True, True))  # (rowwise, columnwise)
 
@@ -109,16 +100,6 @@ class DualConfig:
     # False: rowwise undecided groups take the exact path too (as columnwise ones do), so
     # the scale table is built without the inline branch's K and J.
     rows_undecided_inline: bool = True
-    # > 0: ``tiles_per_sm`` CTAs an SM, each looping over tiles (CTA b takes tiles b,
-    # b + grid, ...), so the per-tensor constants and scale table are built once a CTA
-    # instead of once a tile; 0: a CTA a tile. ``sms``: the device's SMs (the grid only).
-    tiles_per_sm: int = 0
-    sms: int = H100_SMS
-    # With ``tiles_per_sm``: the tile is copied to shared memory by ``cp.async`` (two
-    # stages: the next tile's copy in flight while this one is quantized), and the rowwise
-    # groups read it there. At most 48 KB of shared memory (3 CTAs an SM): 16-bit inputs
-    # at ``tile_rows`` 64.
-    async_tiles: bool = False
 
     def __post_init__(self):
         if not (self.rowwise or self.columnwise):
@@ -131,10 +112,6 @@ class DualConfig:
             )
         if self.stage_columns and not self.columnwise:
             raise ValueError("stage_columns: only with columnwise outputs")
-        if not 0 <= self.tiles_per_sm <= 8 or self.sms < 1:
-            raise ValueError("tiles_per_sm in [0, 8] (0: a CTA a tile), sms >= 1")
-        if self.async_tiles and not (self.tiles_per_sm and self.smem_bytes <= SMEM_LIMIT):
-            raise ValueError("async_tiles: with tiles_per_sm, in 48 KB of shared memory")
 
     @property
     def quantize(self) -> QuantizeConfig:
@@ -170,15 +147,10 @@ class DualConfig:
         return TILE_COLUMNS * self.column_blocks * 9 if self.stage_columns else 0
 
     @property
-    def stage_bytes(self) -> int:
-        """One staged tile (``async_tiles``: each of its two stages)."""
-        return self.tile_rows * self.tile_words * 4
-
-    @property
     def smem_bytes(self) -> int:
-        """The scale table, the staged tile(s) and (``stage_columns``) its columnwise outputs."""
-        stages = 2 if self.async_tiles else int(self.columnwise)
-        return TABLE * 16 + stages * self.stage_bytes + self.out_bytes
+        """The scale table, the staged tile and (``stage_columns``) its columnwise outputs."""
+        staged = self.tile_rows * self.tile_words * 4 if self.columnwise else 0
+        return TABLE * 16 + staged + self.out_bytes
 
 
 class DualKernel:
@@ -207,11 +179,8 @@ class DualKernel:
         down = (rows + (cfg.tile_rows - 1)) // cfg.tile_rows
         kernel = self.kernel(mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows,
                              groups)  # fmt: skip
-        grid = [Int32(across), Int32(down), 1]
-        if cutlass.const_expr(cfg.tiles_per_sm > 0):
-            ctas = cutlass.min(across * down, Int64(cfg.sms * cfg.tiles_per_sm))
-            grid = [Int32(ctas), 1, 1]
-        kernel.launch(grid=grid, block=[THREADS, 1, 1], smem=cfg.smem_bytes, stream=stream,
+        kernel.launch(grid=[Int32(across), Int32(down), 1], block=[THREADS, 1, 1],
+                      smem=cfg.smem_bytes, stream=stream,
                       **launch_bounds(THREADS, cfg.min_blocks))  # fmt: skip
 
     @cute.kernel
@@ -237,10 +206,19 @@ def swizzled_index(r, g, groups):
     return tile * 512 + ((r & 31) << 4) + (((r >> 5) & 3) << 2) + (g & 3)
 
 
+def _staged_word(cfg: DualConfig, w):
+    """Where logical word ``w`` of a tile row sits: its group's vectors XOR-permuted by the
+    group's position (``vectors`` a group; 8 / ``vectors`` groups share a permutation)."""
+    words = cfg.quantize.words
+    vectors = words // 4
+    g = w // words
+    swap = (g // (TILE_GROUPS // vectors)) % vectors
+    return g * words + (((w % words) >> 2) ^ swap) * 4 + (w & 3)
+
+
 @cute.jit
 def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows, groups):
-    """The kernel's body: one tile of x (``tiles_per_sm``: each of the CTA's tiles in
-    turn), rowwise and/or columnwise."""
+    """The kernel's body: one tile of x, rowwise and/or columnwise."""
     q = cfg.quantize
     tidx = Int32(cute.arch.thread_idx()[0])
     bidx, bidy, _ = cute.arch.block_idx()
@@ -252,88 +230,42 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
     )
     staged = 0
-    if cutlass.const_expr(cfg.columnwise or cfg.async_tiles):
-        words = (2 if cfg.async_tiles else 1) * cfg.stage_bytes // 4
+    if cutlass.const_expr(cfg.columnwise):
         staged = smem.allocate_tensor(
-            Uint32, cute.make_layout(words), byte_alignment=16
+            Uint32, cute.make_layout(cfg.tile_rows * cfg.tile_words), byte_alignment=16
         ).iterator.toint()
     out = 0
     if cutlass.const_expr(cfg.stage_columns):
         out = smem.allocate_tensor(
             Uint8, cute.make_layout(cfg.out_bytes), byte_alignment=16
         ).iterator.toint()
-    shared = (table, staged, out)
-    outputs = (mRowCodes, mRowScales, mColCodes, mColScales)
 
-    if cutlass.const_expr(cfg.tiles_per_sm > 0):
-        across = Int32((groups + (TILE_GROUPS - 1)) // TILE_GROUPS)
-        tiles = across * Int32((rows + (cfg.tile_rows - 1)) // cfg.tile_rows)
-        ctas, _, _ = cute.arch.grid_dim()
-        if cutlass.const_expr(cfg.async_tiles):  # the first tile's copy under the table build
-            copy_tile(cfg, mX, tidx, *tile_origin(cfg, Int32(bidx), across), rows, groups,
-                       staged)  # fmt: skip
-        consts, s_dec = _tensor_constants(cfg, mAmax, table, d)
-        for tile in cutlass.range(Int32(bidx), tiles, Int32(ctas), unroll=1):
-            tile_row0, tile_g0 = tile_origin(cfg, tile, across)
-            tile_shared = shared
-            if cutlass.const_expr(cfg.async_tiles):
-                wait_async_copies()
-                # Every thread's copy of this tile has landed, and the last tile's reads
-                # of the shared stages are done.
-                cute.arch.sync_threads()
-                stage = ((tile - Int32(bidx)) // Int32(ctas)) & 1
-                following = tile + Int32(ctas)
-                if following < tiles:
-                    next_row0, next_g0 = tile_origin(cfg, following, across)
-                    copy_tile(cfg, mX, tidx, next_row0, next_g0, rows, groups,
-                               staged + (stage ^ 1) * cfg.stage_bytes)  # fmt: skip
-                tile_shared = (table, staged + stage * cfg.stage_bytes, out)
-                tile_loads = read_tile(cfg, tidx, tile_shared[1], tile_row0, tile_g0, rows,
-                                        groups)  # fmt: skip
-            else:
-                cute.arch.sync_threads()  # the last tile's reads of the shared stages are done
-                tile_loads = load_tile(cfg, mX, tidx, tile_row0, tile_g0, rows, groups)
-            _quantize_loaded(cfg, mX, outputs, tile_shared, tile_loads, consts, s_dec, d, tidx,
-                             tile_row0, tile_g0, rows, groups)  # fmt: skip
-    else:
-        # The loads first: their latency overlaps the table's build.
-        loaded = load_tile(cfg, mX, tidx, row0, g0, rows, groups)
-        consts, s_dec = _tensor_constants(cfg, mAmax, table, d)
-        _quantize_loaded(cfg, mX, outputs, shared, loaded, consts, s_dec, d, tidx, row0, g0,
-                         rows, groups)  # fmt: skip
+    # ======== the tile's loads: rowwise group (row, column g) of each step
+    gcol = tidx & (TILE_GROUPS - 1)
+    g = g0 + Int64(gcol)
+    loaded = []
+    for k in cutlass.range_constexpr(cfg.row_steps):
+        r = row0 + Int64((tidx >> 3) + 32 * k)
+        in_range = (r < rows) & (g < groups)
+        t = cutlass.min(r, rows - 1) * groups + cutlass.min(g, groups - 1)
+        loaded.append(load_group(q, mX, (t, r, in_range)))
 
-
-def _tensor_constants(cfg, mAmax, table, d):
-    """Step 1 and the scale table (a CTA barrier): ((gamax, s, margin), s_dec)."""
-    q = cfg.quantize
     gamax = mAmax[0]
     s = global_scale(gamax, d)
     s_dec = div_rn(Float32(1.0), s)
     consts = (gamax, s, scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin)))
     build_scale_table(q, table, s_dec, gamax, cfg.rows_undecided_inline)
-    return consts, s_dec
-
-
-@cute.jit
-def _quantize_loaded(cfg, mX, outputs, shared, loaded, consts, s_dec, d, tidx, row0, g0, rows,
-                     groups):  # fmt: skip
-    """One tile from its loaded words: rowwise groups, then columnwise ones (the exact
-    path for the flagged groups of either), stored."""
-    q = cfg.quantize
-    mRowCodes, mRowScales, mColCodes, mColScales = outputs
-    table, staged, out = shared
-    gamax = consts[0]
-    gcol = tidx & (TILE_GROUPS - 1)
-    g = g0 + Int64(gcol)
     row_q = replace(q, undecided_inline=cfg.rows_undecided_inline)
 
     # ======== rowwise groups from the registers (and the words staged for columnwise)
     row_flagged = Int32(0)  # bit k: step k's group needs the exact path
     for k in cutlass.range_constexpr(cfg.row_steps):
         row_words, (t, r, in_range) = loaded[k]
-        if cutlass.const_expr(cfg.columnwise and not cfg.async_tiles):  # (async: staged)
+        if cutlass.const_expr(cfg.columnwise):
+            local = (tidx >> 3) + 32 * k
             for v in cutlass.range_constexpr(q.words // 4):
-                addr = staged_address(cfg, staged, tidx, k, v)
+                w = _staged_word(cfg, gcol * q.words + 4 * v)
+                addr = staged + (local * cfg.tile_words + w) * 4
                 store_shared_vector(addr, [row_words[4 * v + i] for i in range(4)])
         if cutlass.const_expr(cfg.rowwise):
             at = swizzled_index(r, g, groups) if cfg.swizzle else None
@@ -407,7 +339,7 @@ def _column_group(cfg, staged, task, half, rows, groups, row0, g0):
     q = cfg.quantize
     wc = task % cfg.tile_words
     block = task // cfg.tile_words
-    w = staged_word(cfg, wc)
+    w = _staged_word(cfg, wc)
     raw = [load_shared(staged + ((block * GROUP + i) * cfg.tile_words + w) * 4, 32)
            for i in range(GROUP)]  # fmt: skip
     if cutlass.const_expr(q.width == 16):

@@ -155,25 +155,3 @@ def red_max_u32(addr, value, *, loc=None, ip=None) -> None:
     text = "red.relaxed.gpu.global.max.u32 [$0], $1;"
     ops = [Int64(addr).ir_value(loc=loc, ip=ip), _i(value, loc, ip)]
     _asm(None, ops, text, "l,r", side_effects=True)
-
-
-@dsl_user_op
-def copy_async_16(shared_addr, global_addr, *, loc=None, ip=None) -> None:
-    """``cp.async.cg.shared.global`` of the 16 bytes at ``global_addr`` to the 16-byte
-    aligned shared address ``shared_addr`` (through L2 only); ``wait_async_copies`` waits."""
-    text = "cp.async.cg.shared.global [$0], [$1], 16;"
-    ops = [_i(shared_addr, loc, ip), Int64(global_addr).ir_value(loc=loc, ip=ip)]
-    _asm(None, ops, text, "r,l", side_effects=True)
-
-
-@dsl_user_op
-def commit_async_copies(*, loc=None, ip=None) -> None:
-    """``cp.async.commit_group``: the thread's copies issued so far form one group."""
-    _asm(None, [], "cp.async.commit_group;", "", side_effects=True)
-
-
-@dsl_user_op
-def wait_async_copies(*, loc=None, ip=None) -> None:
-    """``cp.async.wait_group 0``: every copy group of the thread has landed (then a
-    barrier publishes them to the CTA)."""
-    _asm(None, [], "cp.async.wait_group 0;", "", side_effects=True)

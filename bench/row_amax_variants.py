@@ -8,7 +8,8 @@ Each variant is ``fos_cutedsl.row_amax.compile_row_amax`` with some of
 bytes are compared with ``fos_reference`` (random normals, and random bit
 patterns: NaN, Inf, subnormals) before it is timed, and a variant that differs
 is reported and not timed. ``row tables``: step 4 looked up in a per-row table
-of every scale byte (``RowAmaxConfig.row_tables``); ``amax given``: the row amax
+of every scale byte (``RowAmaxConfig.row_tables``); ``group amax``: each group's
+maximum kept from the fold (``RowAmaxConfig.group_amax``); ``amax given``: the row amax
 read, not found (a row-scaled quantize by whole rows). Beside them, in the same run:
 the copy roofline, the row-scaled quantize given the row amax (what the fused
 kernel would be with a free amax) and the two-pass path (the per-row amax kernel,
@@ -28,7 +29,7 @@ import torch
 import fos_cutedsl
 import fos_reference
 from bench import copy_tbps, replay_us, write_sweep
-from fos_cutedsl.row_amax import RowAmaxConfig, compile_row_amax
+from fos_cutedsl.row_amax import RowAmaxConfig, compile_row_amax, tiling_tuning
 
 SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
 WARP_ROWS = {"register_rows": True, "rows_per_cta": 4}
@@ -37,34 +38,15 @@ VARIANTS = (
     ("team rows (0.6.4's default above 4096)", {}),
     ("warp rows (0.6.4's default to 2048)", WARP_ROWS),
     ("pair rows (0.6.4's default to 4096)", PAIR_ROWS),
-    ("team rows, row tables", {"row_tables": True}),
-    ("pair rows, row tables", {**PAIR_ROWS, "row_tables": True}),
-    # The team kernel's quantize loop unrolled 1 or 2 times (the compiler: 2, or 4 with
-    # row tables), and the one-instruction fold of |x|.
-    ("team rows, unroll 1", {"quantize_unroll": 1}),
-    ("team rows, row tables, unroll 1", {"row_tables": True, "quantize_unroll": 1}),
-    ("team rows, row tables, unroll 2", {"row_tables": True, "quantize_unroll": 2}),
-    ("team rows, xorsign fold", {"xorsign_fold": True}),
-    ("team rows, xorsign fold, unroll 1", {"xorsign_fold": True, "quantize_unroll": 1}),
-    (
-        "team rows, row tables, xorsign fold, unroll 1",
-        {"row_tables": True, "xorsign_fold": True, "quantize_unroll": 1},
-    ),
-    (
-        "team rows, row tables, xorsign fold, unroll 2",
-        {"row_tables": True, "xorsign_fold": True, "quantize_unroll": 2},
-    ),
-    ("warp rows, xorsign fold", {**WARP_ROWS, "xorsign_fold": True}),
-    ("pair rows, xorsign fold", {**PAIR_ROWS, "xorsign_fold": True}),
-    (
-        "pair rows, row tables, xorsign fold",
-        {**PAIR_ROWS, "row_tables": True, "xorsign_fold": True},
-    ),
     # A row-scaled quantize by whole rows (against "row-scaled quantize, amax given").
     ("team rows, amax given", {"given_amax": True}),
-    ("team rows, amax given, row tables", {"given_amax": True, "row_tables": True}),
     ("warp rows, amax given, row tables", {**WARP_ROWS, "given_amax": True, "row_tables": True}),
 )
+# The current defaults (``TILINGS``, per dtype), each also with ``group_amax``: each
+# group's maximum kept from the fold for its quantize step (v31).
+GROUP_AMAX = (("", {}), (", group amax", {"group_amax": True}))
+CURRENT = tuple((f"{name} rows (0.6.6){suffix}", name, extra)
+                for name in ("warp", "pair", "team") for suffix, extra in GROUP_AMAX)  # fmt: skip
 # Register rows of more warps, fewer groups a lane (``--wide``): the row's groups spread
 # over a CTA's warps, so a 7168-wide row is held without staging (7 warps x 2 groups).
 WIDE = tuple(
@@ -155,7 +137,9 @@ def main() -> None:
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     dtype = getattr(torch, args.dtype)
     fns = {}
-    for label, tuning in VARIANTS + (WIDE if args.wide else ()):
+    current = tuple((label, {**tiling_tuning(args.dtype, name), **extra})
+                    for label, name, extra in CURRENT)  # fmt: skip
+    for label, tuning in current + VARIANTS + (WIDE if args.wide else ()):
         if args.only and not any(part in label for part in args.only):
             continue
         fn = compile_row_amax(args.dtype, "mae", 256, arch, **tuning)

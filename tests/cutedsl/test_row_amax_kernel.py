@@ -212,15 +212,43 @@ def test_register_rows_team_sizes():
             RowAmaxConfig("bfloat16", "mae", 256, register_rows=True, **bad)
 
 
-def test_max_cols_fits_the_shared_memory_limit():
+@pytest.mark.parametrize("group_amax", [False, True])
+def test_max_cols_fits_the_shared_memory_limit(group_amax):
+    """The staged row (and with ``group_amax`` 4 bytes a group) fits, 16 more columns not."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.row_amax import SMEM_LIMIT, RowAmaxConfig
 
     for dtype, size in (("bfloat16", 2), ("float16", 2), ("float32", 4)):
-        cfg = RowAmaxConfig(dtype, "mae", 256)
-        assert cfg.max_cols % 16 == 0 and cfg.max_cols >= 8192
-        assert cfg.reserve + cfg.max_cols * size <= SMEM_LIMIT
-        assert cfg.reserve + (cfg.max_cols + 16) * size > SMEM_LIMIT
+        cfg = RowAmaxConfig(dtype, "mae", 256, group_amax=group_amax)
+        per_group = 16 * size + (4 if group_amax else 0)
+        assert cfg.max_cols % 16 == 0 and cfg.max_cols >= 7168
+        assert cfg.reserve + cfg.max_cols // 16 * per_group <= SMEM_LIMIT
+        assert cfg.reserve + (cfg.max_cols // 16 + 1) * per_group > SMEM_LIMIT
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+@pytest.mark.parametrize("tiling", ["team", "warp", "pair"])
+def test_group_amax_compiles_clean_and_folds_once(tiling, arch, tmp_path):
+    """``group_amax``: audited PTX, and no more ``max.xorsign.abs`` than groups' words need
+    once (the fast path no longer folds a group's words again); refused with ``given_amax``."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.check import audit_ptx
+    from fos_cutedsl.row_amax import TILINGS, compile_row_amax
+
+    keep = f"--keep-ptx --dump-dir {tmp_path}"
+    tuning = dict(TILINGS[tiling], xorsign_fold=True)
+    plain = compile_row_amax("bfloat16", "mae", 256, arch, keep, **tuning).__ptx__
+    ptx = compile_row_amax("bfloat16", "mae", 256, arch, keep, **tuning, group_amax=True).__ptx__
+    failures, counts = audit_ptx(ptx, arch)
+    if tiling != "team":  # as for the register tilings above
+        failures = [f for f in failures if not f.startswith("block offset not widened")]
+    assert failures == [], (failures, counts)
+    if tiling != "team":  # no loops: every group's fold is in the text once, not twice
+        assert ptx.count("max.xorsign.abs.bf16x2") < plain.count("max.xorsign.abs.bf16x2")
+    else:  # the maxima staged after the rows
+        assert ptx.count("st.shared.b32") > plain.count("st.shared.b32")
+    with pytest.raises(ValueError, match="group_amax"):
+        compile_row_amax("bfloat16", "mae", 256, arch, given_amax=True, group_amax=True)
 
 
 @pytest.mark.parametrize("dtype", sorted(_NAMES.values()))
@@ -356,6 +384,8 @@ STEP_TUNINGS = {
     "unroll_1": ({"quantize_unroll": 1}, ("team",)),
     "unroll_3": ({"quantize_unroll": 3}, ("team",)),
     "all": ({"row_tables": True, "xorsign_fold": True, "quantize_unroll": 2}, ("team",)),
+    "group_amax": ({"group_amax": True}, ("warp", "pair", "team")),
+    "group_amax_unroll": ({"group_amax": True, "unroll": 7, "quantize_unroll": 2}, ("team",)),
 }
 
 

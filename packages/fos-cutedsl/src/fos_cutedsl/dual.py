@@ -42,10 +42,9 @@ from cutlass import Float32, Int32, Int64, Uint8, Uint32
 
 from .choice import choice_margin, global_scale
 from .config import GROUP, TABLE, QuantizeConfig, compile_options, launch_bounds
+from .exact import exact_group, exact_words
 from .group import (
     build_scale_table,
-    exact_group,
-    exact_words,
     fast_group,
     load_group,
     scaled_margin,

@@ -62,8 +62,6 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 from cutlass import Float32, Int32, Uint8, Uint32
-from cutlass.base_dsl import BaseDSL
-from cutlass.base_dsl.enums import Arch
 
 from .choice import (
     add_error,
@@ -81,10 +79,7 @@ from .choice import (
 from .config import FLT_MAX, GROUP, NAN, ROW_BYTES, TABLE
 from .e2m1 import (
     code_word,
-    cvt_e2m1x8,
     e2m1_round_magic,
-    e2m1_round_sw,
-    e2m1x2_to_f32,
     grid_code_bytes,
     grid_codes8,
     grid_constants,
@@ -115,7 +110,6 @@ from .ieee import (
     unpack_f16x2,
 )
 from .memory import reload_v4
-from .offsets import amax_of_row
 
 
 def group_address(cfg, mX, t):
@@ -144,7 +138,7 @@ def reload_group(cfg, mX, t):
     return [w for q in range(cfg.words // 4) for w in reload_v4(x_addr + q * 16)]
 
 
-def _unpack(cfg, words):
+def unpack_group(cfg, words):
     """The group's 16 elements as exact float32, from its raw words."""
     return [v for w in range(cfg.words) for v in unpack_word(cfg, words[w])]
 
@@ -170,6 +164,14 @@ def block_amax_fast(cfg, words, x):
     m = words[0]
     for w in words[1:]:
         m = max_abs_16x2(m, w, "bf16x2" if cfg.dtype == "bfloat16" else "f16x2")
+    return amax_of_word(cfg, m)
+
+
+def amax_of_word(cfg, m):
+    """Step 2 from a group's folded maximum: 16-bit, a packed word of ``|x|`` maxima with
+    garbage signs (``max.xorsign.abs``); float32, the amax itself (``row_fold.group_max``)."""
+    if cutlass.const_expr(cfg.dtype == "float32"):
+        return m
     lo, hi = unpack_word(cfg, m)
     return fmax(abs_f32(lo), abs_f32(hi))
 
@@ -283,17 +285,20 @@ def row_scale_entry(cfg, mantissas, i, f, zero_inv, byte=None):
 
 @cute.jit
 def fast_group(
-    cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes, mScales, scale_at=None
-):
+    cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes, mScales, scale_at=None,
+    group_amax=None,
+):  # fmt: skip
     """One 1x16 group through the fast path (steps 1-8), its codes and scale stored
     if ``in_range``; returns 1 where the group needs the exact path.
 
     ``consts`` is ``(gamax, s, margin)``; row-scaled reads them from ``table``, at
     the row of the thread's ``k``-th group. The scale goes to byte ``scale_at`` (or t);
     with ``mCodes`` None nothing is stored and it returns (slow, word0, word1, scale).
+    ``group_amax``: the group's words already folded (``amax_of_word``'s argument), so
+    step 2 does not fold them again.
     """
     gamax, s, margin = consts[:3]  # fake-quantize: consts[3] is RN(1 / D)
-    x = _unpack(cfg, words)
+    x = unpack_group(cfg, words)
 
     # ---- step 1: global scale (row-scaled: this row's)
     if cutlass.const_expr(cfg.row_scaled):
@@ -307,7 +312,10 @@ def fast_group(
         )
 
     # ---- steps 2-3: block amax, candidate scales
-    a = block_amax_fast(cfg, [words[w] for w in range(cfg.words)], x)
+    if cutlass.const_expr(group_amax is None):
+        a = block_amax_fast(cfg, [words[w] for w in range(cfg.words)], x)
+    else:
+        a = amax_of_word(cfg, group_amax)
     pair, f4, f6 = candidate_scales(a, s)
 
     # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
@@ -337,7 +345,7 @@ def fast_group(
             else:
                 k4, j4 = table[byte4, 2], table[byte4, 3]
                 k6, j6 = table[byte6, 2], table[byte6, 3]
-            ax = [abs_f32(v) for v in _unpack(cfg, reload_group(cfg, mX, t))]
+            ax = [abs_f32(v) for v in unpack_group(cfg, reload_group(cfg, mX, t))]
             e_inv4, e_inv6 = inv4, inv6
             if cutlass.const_expr(cfg.code_scale != 1.0):
                 up = Float32(1.0 / cfg.code_scale)  # e4m3_codes: inv again
@@ -435,90 +443,6 @@ def store_group(mCodes, mScales, t, word0, word1, scale, scale_at=None):
     s_ptr = cute.make_ptr(Uint8, s_addr, cute.AddressSpace.gmem, assumed_align=1)
     gS = cute.make_tensor(s_ptr, cute.make_layout(1))
     gS[0] = Uint8(scale & 0xFF)
-
-
-def exact_group(cfg, mX, amax, position, s_dec, gamax, d):
-    """One group entirely as SPEC writes it (steps 1-8): (t, in range, two code words, scale),
-    and for fake-quantize the group's global amax after them.
-
-    Row-scaled: ``amax`` (an ``offsets.RowAmax``) gives the row's global amax; per
-    tensor it is unused (``gamax`` and ``s_dec`` are the tensor's)."""
-    words, (t, row, in_range) = load_group(cfg, mX, position)
-    x = _unpack(cfg, words)
-    if cutlass.const_expr(cfg.row_scaled):
-        gamax = amax_of_row(amax, row)
-        s = global_scale(gamax, d)
-        s_dec = div_rn(Float32(1.0), s)
-    else:
-        s = global_scale(gamax, d)
-    pair, f4, f6 = candidate_scales(block_amax(x), s, fast=False)
-    if cutlass.const_expr(cfg.fake):
-        return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d), gamax
-    return t, in_range, *_exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
-
-
-def exact_words(cfg, words, s_dec, gamax, d):
-    """Raw ``words`` (per tensor) as ``exact_group``: (two code words, scale byte)."""
-    x = _unpack(cfg, words)
-    pair, f4, f6 = candidate_scales(block_amax(x), global_scale(gamax, d), fast=False)
-    return _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d)
-
-
-def _exact_path(cfg, x, f4, f6, pair, s_dec, gamax, d):
-    """Steps 4-8 exactly as SPEC writes them, per element: two code words and the scale byte."""
-    words4, err4 = _candidate(cfg, x, f4, s_dec, gamax, d)
-    words6, err6 = _candidate(cfg, x, f6, s_dec, gamax, d)
-    pick4 = less_mask(err4, err6)
-    keep6 = pick4 ^ -1
-    word0 = (words4[0] & pick4) | (words6[0] & keep6)
-    word1 = (words4[1] & pick4) | (words6[1] & keep6)
-    return word0, word1, ((pair >> 8) & pick4) | (pair & keep6)
-
-
-def _candidate(cfg, x, f, s_dec, gamax, d):
-    """Steps 4-6 for one candidate scale ``f``: packed codes (two words) and error."""
-    words, diffs = exact_codes(x, f, exact_inv(f, s_dec), gamax, d)
-    err = Float32(0.0)
-    for i in range(GROUP):
-        err = add_error(cfg, err, diffs[i])
-    return words, err
-
-
-def exact_inv(f, s_dec):
-    """SPEC step 4: ``inv = min(RN(1 / RN(f s_dec)), FLT_MAX)``."""
-    return fmin(div_rn(Float32(1.0), mul_rn(f, s_dec)), Float32(FLT_MAX))
-
-
-def exact_codes(x, f, inv, gamax, d):
-    """Steps 5-6 as SPEC writes them for elements ``x`` (a multiple of 8), candidate ``f``.
-
-    Returns the signed E2M1 codes, 8 to a word (element ``8w + j`` in nibble
-    ``j`` of word ``w``), and each element's ``d_i = RN(val_i - x_i)``.
-    """
-    q = [mul_rn(v, inv) for v in x]
-    hw_fp4 = BaseDSL._get_dsl().get_arch_enum() >= Arch.sm_100
-    words = []
-    dq = []
-    if cutlass.const_expr(hw_fp4):
-        for w in range(len(x) // 8):
-            word = cvt_e2m1x8(*q[8 * w : 8 * w + 8])
-            words.append(word)
-            for b in range(4):
-                lo, hi = e2m1x2_to_f32(word, b)
-                dq.extend((lo, hi))
-    else:
-        for w in range(len(x) // 8):
-            word = Int32(0)
-            for j in range(8):
-                code, value = e2m1_round_sw(q[8 * w + j])
-                dq.append(value)
-                word = word | (code << (4 * j))
-            words.append(word)
-    diffs = []
-    for i in range(len(x)):
-        val = div_rn(mul_rn(mul_rn(dq[i], f), gamax), d)
-        diffs.append(sub_rn(val, x[i]))
-    return words, diffs
 
 
 @cute.jit

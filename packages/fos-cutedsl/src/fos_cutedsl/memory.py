@@ -57,6 +57,13 @@ def store_shared_v4_if(mask, addr, words, *, loc=None, ip=None) -> None:
 
 
 @dsl_user_op
+def store_shared_if(mask, addr, value, *, loc=None, ip=None) -> None:
+    """``st.shared.b32`` of ``value`` at the shared ``addr`` where ``mask`` is nonzero."""
+    text = "{ .reg .pred p; setp.ne.u32 p, $0, 0; @p st.shared.b32 [$1], $2; }"
+    _asm(None, [_i(mask, loc, ip), _i(addr, loc, ip), _i(value, loc, ip)], text, "r,r,r", True)
+
+
+@dsl_user_op
 def prefetch_l2(mask, addr, nbytes: int, *, loc=None, ip=None) -> None:
     """``cp.async.bulk.prefetch.L2`` of ``nbytes`` at ``addr`` where ``mask`` is nonzero.
 

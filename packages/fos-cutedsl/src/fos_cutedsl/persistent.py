@@ -35,10 +35,10 @@ from cutlass import Float32, Int32, Int64, Uint32
 
 from .choice import choice_margin, global_scale
 from .config import GROUP, QuantizeConfig, launch_bounds
+from .exact import exact_group
 from .fake import store_fake_group
 from .group import (
     build_scale_table,
-    exact_group,
     fast_group,
     load_group,
     load_group_into,

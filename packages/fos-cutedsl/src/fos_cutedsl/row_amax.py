@@ -40,7 +40,7 @@ a row may be. All global addresses are 64-bit.
 ``register_rows``: a team of ``row_warps`` warps per row holds its
 groups in registers (``groups_per_lane`` a lane, loaded straight from x), so
 nothing is staged; one warp's amax is a butterfly and its table entry is ordered
-by a warp barrier, no CTA barrier (``_register_rows``). ``TILINGS`` names the
+by a warp barrier, no CTA barrier (``row_registers``). ``TILINGS`` names the
 variants the launcher picks from by row width. Tunings of every tiling:
 ``given_amax`` reads each row's amax instead of finding it (a row-scaled quantize
 by whole rows), ``row_tables`` looks step 4 up in a per-row table (``row_tables``),
@@ -59,23 +59,16 @@ from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8
 
 from .config import GROUP, PTXAS_OPT, ROW_BYTES, QuantizeConfig, compile_options
-from .group import build_row_entry, exact_group, fast_group, store_group
-from .ieee import (
-    abs_max_16x2,
-    abs_max_f32,
-    as_f32,
-    fmax,
-    max_abs_16x2,
-    unpack_bf16x2,
-    unpack_f16x2,
-)
-from .memory import load_shared_v4, load_v4_if, shfl_bfly_f32, store_shared_v4_if
+from .exact import exact_group
+from .group import build_row_entry, fast_group, store_group
+from .ieee import as_f32, f32_bits
+from .memory import load_shared, load_shared_v4, load_v4_if, store_shared_if, store_shared_v4_if
 from .offsets import RowAmax
+from .row_fold import butterfly, finish, fold_group, fold_vector, group_max, init_maxima
+from .row_registers import VECTOR, WARP, register_rows, warp_partials_rows
 from .row_tables import allocate_row_bytes, build_row_bytes
 
 TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
-WARP = 32
-VECTOR = 16  # bytes per load
 SMEM_LIMIT = 48 * 1024  # dynamic shared memory without an opt-in attribute
 #: The tilings a ``RowAmaxKey`` names, in the order the launcher tries them: the first
 #: whose ``max_cols`` holds the row (``team`` takes any row that fits shared memory).
@@ -132,6 +125,10 @@ class RowAmaxConfig:
     # The staged (team) kernel's quantize loop unrolled this many times; 0 leaves it to
     # the compiler, which unrolls the plain loop twice and the row-tables loop 4 times.
     quantize_unroll: int = 0
+    # The fold keeps each group's maximum (``row_fold.group_max``) for its quantize step,
+    # which then does not fold the group's words again: register rows hold it, the team
+    # kernel stages it in shared memory after the rows (4 bytes a group).
+    group_amax: bool = False
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
@@ -142,6 +139,8 @@ class RowAmaxConfig:
             raise ValueError("groups_per_lane in [1, 8], row_warps in [1, 16]")
         if self.quantize_unroll < 0 or (self.quantize_unroll and self.register_rows):
             raise ValueError("quantize_unroll >= 0, and 0 with register_rows (no loop)")
+        if self.group_amax and self.given_amax:
+            raise ValueError("group_amax folds the row's amax: not with given_amax")
         if self.threads > 1024:
             raise ValueError("row_warps * rows_per_cta: at most 32 warps (1024 threads) a CTA")
 
@@ -184,33 +183,12 @@ class RowAmaxConfig:
         if self.register_rows:
             return self.team * GROUP * self.groups_per_lane
         per_row = (SMEM_LIMIT - self.reserve) // self.rows_per_cta
-        return per_row // (GROUP * self.itemsize) * GROUP
+        return per_row // (GROUP * self.itemsize + self.staged_group_amax) * GROUP
 
-
-def _fold(cfg, acc, words):
-    """Each word of a loaded vector into its running NaN-dropping maximum of ``|x|``."""
-    if cutlass.const_expr(cfg.dtype == "float32"):
-        return [abs_max_f32(acc[w], as_f32(words[w])) for w in range(4)]
-    kind = "bf16x2" if cfg.dtype == "bfloat16" else "f16x2"
-    if cutlass.const_expr(cfg.xorsign_fold):  # signs garbage until ``_finish``
-        return [max_abs_16x2(acc[w], words[w], kind) for w in range(4)]
-    return [abs_max_16x2(acc[w], words[w], kind) for w in range(4)]
-
-
-def _finish(cfg, acc):
-    """A thread's running maxima as one float32 (16-bit halves widen exactly)."""
-    if cutlass.const_expr(cfg.dtype == "float32"):
-        return fmax(fmax(acc[0], acc[1]), fmax(acc[2], acc[3]))
-    kind = "bf16x2" if cfg.dtype == "bfloat16" else "f16x2"
-    if cutlass.const_expr(cfg.xorsign_fold):  # magnitudes of non-NaN maxima, then +
-        low, high = max_abs_16x2(acc[0], acc[1], kind), max_abs_16x2(acc[2], acc[3], kind)
-        m = max_abs_16x2(low, high, kind) & 0x7FFF7FFF
-    else:  # non-negative, non-NaN maxima: their packed max is their max
-        m = abs_max_16x2(
-            abs_max_16x2(acc[0], acc[1], kind), abs_max_16x2(acc[2], acc[3], kind), kind
-        )
-    lo, hi = unpack_bf16x2(m) if cfg.dtype == "bfloat16" else unpack_f16x2(m)
-    return fmax(lo, hi)
+    @property
+    def staged_group_amax(self) -> int:
+        """Shared bytes a group's maximum takes in the team kernel (``group_amax``)."""
+        return 4 if self.group_amax and not self.register_rows else 0
 
 
 class RowAmaxKernel:
@@ -235,6 +213,7 @@ class RowAmaxKernel:
         smem = Int32(cfg.reserve)
         if cutlass.const_expr(not cfg.register_rows):
             smem = smem + row_bytes * cfg.rows_per_cta
+            smem = smem + Int32(mX.shape[1]) // GROUP * (cfg.staged_group_amax * cfg.rows_per_cta)
         self.kernel(mX, mAmax, mCodes, mScales).launch(
             grid=[grid, 1, 1], block=[cfg.threads, 1, 1], smem=smem, stream=stream
         )
@@ -245,7 +224,7 @@ class RowAmaxKernel:
     ):
         cfg = self.cfg
         if cutlass.const_expr(cfg.register_rows):
-            _register_rows(cfg, mX, mAmax, mCodes, mScales)
+            register_rows(cfg, mX, mAmax, mCodes, mScales)
         else:
             qcfg = cfg.quantize
             tidx, _, _ = cute.arch.thread_idx()
@@ -281,26 +260,17 @@ class RowAmaxKernel:
             # The staged rows follow (dynamic size: ``reserve`` + rows_per_cta * row_bytes).
             stage = smem.allocate_tensor(Uint8, cute.make_layout(16), byte_alignment=16)
             stage_row = Int32(stage.iterator.toint()) + team * row_bytes
+            maxima_row = None  # group_amax: each group's maximum, after the staged rows
+            if cutlass.const_expr(cfg.group_amax):
+                maxima_row = (Int32(stage.iterator.toint()) + cfg.rows_per_cta * row_bytes
+                              + team * (cols // GROUP) * cfg.staged_group_amax)  # fmt: skip
 
             # ======== 1. read the row once: running maxima, and the words staged in shared memory
             x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(row_bytes)
-            acc = [Float32(0.0) for _ in range(4)]
-            if cutlass.const_expr(cfg.dtype != "float32"):
-                acc = [Int32(0) for _ in range(4)]
-            step = cfg.unroll * TEAM
-            j = lane
-            while j < vectors:
-                loaded = []
-                for u in cutlass.range_constexpr(cfg.unroll):
-                    v = j + u * TEAM
-                    here = Int32(v < vectors)
-                    loaded.append((here, v, load_v4_if(here, x_row + Int64(v) * VECTOR)))
-                for u in cutlass.range_constexpr(cfg.unroll):
-                    here, v, words = loaded[u]
-                    if cutlass.const_expr(not cfg.given_amax):
-                        acc = _fold(cfg, acc, words)
-                    store_shared_v4_if(here, stage_row + v * VECTOR, words)
-                j = j + step
+            if cutlass.const_expr(cfg.group_amax):
+                acc = _stage_groups(cfg, x_row, stage_row, maxima_row, lane, groups)
+            else:
+                acc = _stage_vectors(cfg, x_row, stage_row, lane, vectors)
 
             # ======== 2. the row's amax: warp butterflies, then the team's two warps
             if cutlass.const_expr(cfg.given_amax):  # the caller's: 8 threads a row's entry
@@ -309,7 +279,7 @@ class RowAmaxKernel:
                     build_row_entry(qcfg, table, mantissas, team, lane, given)
                 cute.arch.sync_threads()
             else:
-                _warp_partials_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table,
+                warp_partials_rows(cfg, butterfly(finish(cfg, acc)), partial, table,
                                     mantissas, mAmax, row_lo, rows)  # fmt: skip
             build_row_bytes(cfg, table, mantissas, lookups, team, lane)
 
@@ -321,16 +291,18 @@ class RowAmaxKernel:
             if cutlass.const_expr(cfg.quantize_unroll == 0):
                 g = lane
                 while g < groups:
-                    flagged = flagged | (_staged_group(cfg, stage_row, g, first, table, lookups,
-                                                       mX, mCodes, mScales) << k)  # fmt: skip
+                    flagged = flagged | (_staged_group(cfg, stage_row, maxima_row, g, first,
+                                                       table, lookups, mX, mCodes, mScales)
+                                         << k)  # fmt: skip
                     k = k + 1
                     g = g + TEAM
             else:
                 k = (groups - lane + (TEAM - 1)) // TEAM  # groups > lane or none at all
                 for kk in cutlass.range(k, unroll=cfg.quantize_unroll):
                     g = lane + kk * TEAM
-                    flagged = flagged | (_staged_group(cfg, stage_row, g, first, table, lookups,
-                                                       mX, mCodes, mScales) << kk)  # fmt: skip
+                    flagged = flagged | (_staged_group(cfg, stage_row, maxima_row, g, first,
+                                                       table, lookups, mX, mCodes, mScales)
+                                         << kk)  # fmt: skip
             if flagged != 0:
                 d = Float32(qcfg.d)
                 for kk in cutlass.range(k, unroll=1):
@@ -343,143 +315,72 @@ class RowAmaxKernel:
 
 
 @cute.jit
-def _staged_group(cfg, stage_row, g, first, table, lookups, mX, mCodes, mScales):
+def _stage_vectors(cfg, x_row, stage_row, lane, vectors):
+    """The row's 16-byte vectors ``lane, lane + TEAM, ...`` (``unroll`` loads in flight)
+    staged at their own offsets and folded (not ``given_amax``): the running maxima."""
+    acc = init_maxima(cfg)
+    j = lane
+    while j < vectors:
+        loaded = []
+        for u in cutlass.range_constexpr(cfg.unroll):
+            v = j + u * TEAM
+            here = Int32(v < vectors)
+            loaded.append((here, v, load_v4_if(here, x_row + Int64(v) * VECTOR)))
+        for u in cutlass.range_constexpr(cfg.unroll):
+            here, v, words = loaded[u]
+            if cutlass.const_expr(not cfg.given_amax):
+                acc = fold_vector(cfg, acc, words)
+            store_shared_v4_if(here, stage_row + v * VECTOR, words)
+        j = j + cfg.unroll * TEAM
+    return acc
+
+
+@cute.jit
+def _stage_groups(cfg, x_row, stage_row, maxima_row, lane, groups):
+    """``group_amax``: the row's groups ``lane, lane + TEAM, ...`` read whole (``unroll``
+    16-byte loads in flight) and staged, each one's ``group_max`` staged at
+    ``maxima_row`` and folded: the running maxima."""
+    acc = init_maxima(cfg)
+    group_bytes = GROUP * cfg.itemsize
+    per_group = group_bytes // VECTOR
+    ahead = max(1, cfg.unroll // per_group)  # groups in flight
+    j = lane
+    while j < groups:
+        loaded = []
+        for u in cutlass.range_constexpr(ahead):
+            g = j + u * TEAM
+            here = Int32(g < groups)
+            at = x_row + Int64(g) * group_bytes
+            vectors = [load_v4_if(here, at + q * VECTOR) for q in range(per_group)]
+            loaded.append((here, g, vectors))
+        for u in cutlass.range_constexpr(ahead):
+            here, g, vectors = loaded[u]
+            m = group_max(cfg, [w for v in vectors for w in v])
+            acc = fold_group(cfg, acc, u % 4, m)
+            for q in cutlass.range_constexpr(per_group):
+                store_shared_v4_if(here, stage_row + g * group_bytes + q * VECTOR, vectors[q])
+            bits = f32_bits(m) if cutlass.const_expr(cfg.dtype == "float32") else m
+            store_shared_if(here, maxima_row + g * 4, bits)
+        j = j + ahead * TEAM
+    return acc
+
+
+@cute.jit
+def _staged_group(cfg, stage_row, maxima_row, g, first, table, lookups, mX, mCodes, mScales):
     """The staged row's group ``g`` through ``fast_group``: 1 where it needs the exact path."""
     group_bytes = GROUP * cfg.itemsize
     at = stage_row + g * group_bytes
     words = [w for q in range(group_bytes // VECTOR) for w in load_shared_v4(at + 16 * q)]
+    m = None
+    if cutlass.const_expr(maxima_row is not None):
+        m = load_shared(maxima_row + g * 4, 32)
+        if cutlass.const_expr(cfg.dtype == "float32"):
+            m = as_f32(m)
     zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
     return fast_group(
         cfg.quantize, words, first + Int64(g), True, (zero, zero, zero), 0, table, lookups,
-        mX, mCodes, mScales,
+        mX, mCodes, mScales, group_amax=m,
     )  # fmt: skip
-
-
-@cute.jit
-def _register_rows(cfg, mX, mAmax, mCodes, mScales):
-    """``register_rows``: team ``r`` (``row_warps`` warps) of CTA ``b`` owns row
-    ``b * rows_per_cta + r``; its thread ``l`` holds the row's groups ``l + team * j``
-    (``j < groups_per_lane``, predicated past the row's end). The amax: a butterfly per
-    warp (then the team's warps through shared memory); 8 threads build the row's
-    table entry (table row ``r``: ``row_threads`` = team); the groups then go from
-    registers through ``fast_group``."""
-    qcfg = cfg.quantize
-    tidx, _, _ = cute.arch.thread_idx()
-    bidx, _, _ = cute.arch.block_idx()
-    team = Int32(tidx) // cfg.team
-    member = Int32(tidx) % cfg.team
-    rows = Int64(mX.shape[0])
-    cols = Int32(mX.shape[1])
-    groups = cols // GROUP
-    row_lo = Int64(bidx) * cfg.rows_per_cta
-    row = row_lo + Int64(team)
-    valid = Int32(row < rows)  # uniform over the team
-    group_bytes = GROUP * cfg.itemsize
-    x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(cols * cfg.itemsize)
-    first = row * Int64(groups)  # the row's first group
-
-    smem = cutlass.memory.SmemAllocator()
-    table = smem.allocate_tensor(
-        Float32, cute.make_layout((cfg.rows_per_cta, 4), stride=(4, 1)), byte_alignment=16
-    )
-    mantissas = smem.allocate_tensor(
-        Float32, cute.make_layout((cfg.rows_per_cta * 8, 2), stride=(2, 1)), byte_alignment=16
-    )
-
-    held = []  # (here, group in the row, its words)
-    acc = _init(cfg)
-    for j in cutlass.range_constexpr(cfg.groups_per_lane):
-        g = member + j * cfg.team
-        here = valid & Int32(g < groups)
-        at = x_row + Int64(g) * group_bytes
-        words = []
-        for q in cutlass.range_constexpr(group_bytes // VECTOR):
-            vector = load_v4_if(here, at + q * VECTOR)
-            if cutlass.const_expr(not cfg.given_amax):
-                acc = _fold(cfg, acc, vector)
-            words += list(vector)
-        held.append((here, g, words))
-    if cutlass.const_expr(cfg.given_amax):
-        # Each row's table entry from the caller's amax: 8 threads of its team, then
-        # the barrier of the team's width.
-        if member < 8:
-            given = mAmax[cutlass.min(row, rows - 1)]
-            build_row_entry(qcfg, table, mantissas, team, member, given)
-        if cutlass.const_expr(cfg.row_warps == 1):
-            cute.arch.sync_warp()
-        else:
-            cute.arch.sync_threads()
-    elif cutlass.const_expr(cfg.row_warps == 1):
-        a = _butterfly(_finish(cfg, acc))
-        if member < 8:
-            build_row_entry(qcfg, table, mantissas, team, member, a)
-            if member == 0 and valid != 0:
-                mAmax[row] = a
-        cute.arch.sync_warp()
-    else:
-        partial = smem.allocate_tensor(
-            Float32, cute.make_layout(cfg.threads // WARP), byte_alignment=16
-        )  # one per warp
-        _warp_partials_rows(cfg, _butterfly(_finish(cfg, acc)), partial, table, mantissas,
-                            mAmax, row_lo, rows)  # fmt: skip
-
-    lookups = allocate_row_bytes(cfg, smem, mantissas)
-    build_row_bytes(cfg, table, mantissas, lookups, team, member)
-    zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
-    flagged = Int32(0)  # bit j: group member + team * j needs the exact path
-    for j in cutlass.range_constexpr(cfg.groups_per_lane):
-        here, g, words = held[j]
-        slow = fast_group(
-            qcfg, words, first + Int64(g), here != 0, (zero, zero, zero), 0, table, lookups,
-            mX, mCodes, mScales,
-        )  # fmt: skip
-        flagged = flagged | ((slow & here) << j)
-    if flagged != 0:
-        d = Float32(qcfg.d)
-        for j in cutlass.range(cfg.groups_per_lane, unroll=1):
-            if (flagged >> j) & 1 != 0:
-                t = first + Int64(member + j * cfg.team)
-                t, _, word0, word1, scale = exact_group(
-                    qcfg, mX, RowAmax(mAmax), (t, row, True), zero, zero, d
-                )
-                store_group(mCodes, mScales, t, word0, word1, scale)
-
-
-@cute.jit
-def _warp_partials_rows(cfg, a, partial, table, mantissas, mAmax, row_lo, rows):
-    """Rows of several warps each (``cfg.team`` threads): the warps' maxima ``a`` meet in
-    ``partial``; 8 threads a row build its table entry (step 1 and the mantissa
-    constants, ``rowwise``'s table) and one writes its amax. Ends on a CTA barrier: the
-    table is ready."""
-    tidx, _, _ = cute.arch.thread_idx()
-    warp = Int32(tidx) // WARP
-    warps = cfg.team // WARP  # per row
-    if Int32(tidx) % WARP == 0:
-        partial[warp] = a
-    cute.arch.sync_threads()
-    if tidx < cfg.rows_per_cta * 8:
-        i, m = Int32(tidx) >> 3, Int32(tidx) & 7
-        row_amax = partial[warps * i]
-        for w in cutlass.range_constexpr(1, warps):
-            row_amax = fmax(row_amax, partial[warps * i + w])
-        build_row_entry(cfg.quantize, table, mantissas, i, m, row_amax)
-        if m == 0 and row_lo + Int64(i) < rows:
-            mAmax[row_lo + Int64(i)] = row_amax
-    cute.arch.sync_threads()
-
-
-def _butterfly(a):
-    """``max.f32`` of ``a`` over the warp (every lane gets it)."""
-    for lane_mask in (16, 8, 4, 2, 1):
-        a = fmax(a, shfl_bfly_f32(a, lane_mask))
-    return a
-
-
-def _init(cfg):
-    """A thread's running maxima, one per word of a vector: +0."""
-    if cutlass.const_expr(cfg.dtype == "float32"):
-        return [Float32(0.0) for _ in range(4)]
-    return [Int32(0) for _ in range(4)]
 
 
 def compile_row_amax(

@@ -31,11 +31,11 @@ from cutlass import Float32, Int32, Int64
 
 from .choice import choice_margin, global_scale
 from .config import GROUP, QuantizeConfig, launch
+from .exact import exact_group
 from .fake import store_fake_group
 from .group import (
     build_row_entry,
     build_scale_table,
-    exact_group,
     fast_group,
     group_address,
     load_group,

@@ -26,12 +26,11 @@ from cutlass import Float32, Int32, Uint32
 from .choice import add_error, add_fast_error
 from .config import GROUP, QuantizeConfig
 from .e2m1 import e2m1_round_magic, grid_value, with_signs
+from .exact import exact_codes, exact_inv
 from .group import (
     block_amax,
     block_amax_fast,
     candidate_scales,
-    exact_codes,
-    exact_inv,
     grid_codes,
     select_codes,
     sign_nibbles8,

@@ -99,7 +99,7 @@ def test_given_amax_variant_compiles_clean(dtype, tiling, row_tables, arch, tmp_
     from fos_cutedsl.check import audit_ptx
     from fos_cutedsl.row_amax import TILINGS, compile_row_amax
 
-    tuning = dict(TILINGS[tiling], given_amax=True, row_tables=row_tables)
+    tuning = dict(TILINGS[tiling], given_amax=True, row_tables=row_tables, group_amax=False)
     fn = compile_row_amax(dtype, "mse", 448, arch, f"--keep-ptx --dump-dir {tmp_path}", **tuning)
     failures, counts = audit_ptx(fn.__ptx__, arch)
     if tiling != "team" and "mul.lo.s64" in fn.__ptx__:  # as for the register tilings above
@@ -236,9 +236,10 @@ def test_group_amax_compiles_clean_and_folds_once(tiling, arch, tmp_path):
     from fos_cutedsl.row_amax import TILINGS, compile_row_amax
 
     keep = f"--keep-ptx --dump-dir {tmp_path}"
-    tuning = dict(TILINGS[tiling], xorsign_fold=True)
+    tuning = dict(TILINGS[tiling], xorsign_fold=True, group_amax=False)
     plain = compile_row_amax("bfloat16", "mae", 256, arch, keep, **tuning).__ptx__
-    ptx = compile_row_amax("bfloat16", "mae", 256, arch, keep, **tuning, group_amax=True).__ptx__
+    tuning["group_amax"] = True
+    ptx = compile_row_amax("bfloat16", "mae", 256, arch, keep, **tuning).__ptx__
     failures, counts = audit_ptx(ptx, arch)
     if tiling != "team":  # as for the register tilings above
         failures = [f for f in failures if not f.startswith("block offset not widened")]
@@ -430,7 +431,7 @@ def test_given_amax_bits_equal_the_row_scaled_quantize(dtype, err_mode, bound, t
     from fos_cutedsl.row_amax import TILINGS, RowAmaxConfig, compile_row_amax
 
     variant = Variant(dtype, "1x16", True, err_mode, bound)
-    tuning = dict(TILINGS[tiling], given_amax=True, row_tables=row_tables)
+    tuning = dict(TILINGS[tiling], given_amax=True, row_tables=row_tables, group_amax=False)
     fn = compile_row_amax(_NAMES[dtype], err_mode, bound, arch_of(torch.device("cuda")),
                           **tuning)  # fmt: skip
     widest = min(RowAmaxConfig(_NAMES[dtype], err_mode, bound, **tuning).max_cols, 7168)

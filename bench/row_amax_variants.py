@@ -47,6 +47,10 @@ VARIANTS = (
 GROUP_AMAX = (("", {}), (", group amax", {"group_amax": True}))
 CURRENT = tuple((f"{name} rows (0.6.6){suffix}", name, extra)
                 for name in ("warp", "pair", "team") for suffix, extra in GROUP_AMAX)  # fmt: skip
+# v31: one-warp register rows whose entries the CTA's first threads build (``cta_build``).
+CTA_BUILD = (("v31 warp rows, CTA build", {"cta_build": True}),
+             ("v31 warp rows, CTA build, 8 rows a CTA", {"cta_build": True, "rows_per_cta": 8}),
+             ("v31 warp rows, 8 rows a CTA", {"rows_per_cta": 8}))  # fmt: skip
 # Register rows of more warps, fewer groups a lane (``--wide``): the row's groups spread
 # over a CTA's warps, so a 7168-wide row is held without staging (7 warps x 2 groups).
 WIDE = tuple(
@@ -139,6 +143,8 @@ def main() -> None:
     fns = {}
     current = tuple((label, {**tiling_tuning(args.dtype, name), **extra})
                     for label, name, extra in CURRENT)  # fmt: skip
+    current += tuple((label, {**tiling_tuning(args.dtype, "warp"), **extra})
+                     for label, extra in CTA_BUILD)  # fmt: skip
     for label, tuning in current + VARIANTS + (WIDE if args.wide else ()):
         if args.only and not any(part in label for part in args.only):
             continue

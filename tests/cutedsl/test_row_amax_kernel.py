@@ -387,6 +387,8 @@ STEP_TUNINGS = {
     "all": ({"row_tables": True, "xorsign_fold": True, "quantize_unroll": 2}, ("team",)),
     "group_amax": ({"group_amax": True}, ("warp", "pair", "team")),
     "group_amax_unroll": ({"group_amax": True, "unroll": 7, "quantize_unroll": 2}, ("team",)),
+    "cta_build": ({"cta_build": True}, ("warp",)),
+    "cta_build_8": ({"cta_build": True, "rows_per_cta": 8, "group_amax": False}, ("warp",)),
 }
 
 

@@ -130,6 +130,10 @@ class RowAmaxConfig:
     # which then does not fold the group's words again: register rows hold it, the team
     # kernel stages it in shared memory after the rows (4 bytes a group).
     group_amax: bool = False
+    # Register rows of one warp: the CTA's row entries built by its first threads behind
+    # CTA barriers (all 32 lanes of a warp at work), as for teams of several warps,
+    # instead of by 8 lanes of each row's warp behind a warp barrier.
+    cta_build: bool = False
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
@@ -140,6 +144,8 @@ class RowAmaxConfig:
             raise ValueError("groups_per_lane in [1, 8], row_warps in [1, 16]")
         if self.quantize_unroll < 0 or (self.quantize_unroll and self.register_rows):
             raise ValueError("quantize_unroll >= 0, and 0 with register_rows (no loop)")
+        if self.cta_build and not (self.register_rows and not self.given_amax):
+            raise ValueError("cta_build: register rows that find their amax")
         if self.group_amax and self.given_amax:
             raise ValueError("group_amax folds the row's amax: not with given_amax")
         if self.threads > 1024:

@@ -83,7 +83,7 @@ def register_rows(cfg, mX, mAmax, mCodes, mScales):
             cute.arch.sync_warp()
         else:
             cute.arch.sync_threads()
-    elif cutlass.const_expr(cfg.row_warps == 1):
+    elif cutlass.const_expr(cfg.row_warps == 1 and not cfg.cta_build):
         a = butterfly(finish(cfg, acc))
         if member < 8:
             build_row_entry(qcfg, table, mantissas, team, member, a)

@@ -388,6 +388,7 @@ STEP_TUNINGS = {
     "group_amax": ({"group_amax": True}, ("warp", "pair", "team")),
     "group_amax_unroll": ({"group_amax": True, "unroll": 7, "quantize_unroll": 2}, ("team",)),
     "cta_build": ({"cta_build": True}, ("warp",)),
+    "l2_ahead": ({"l2_ahead": 3}, ("warp", "pair", "team")),
     "cta_build_8": ({"cta_build": True, "rows_per_cta": 8, "group_amax": False}, ("warp",)),
 }
 

@@ -64,17 +64,23 @@ def store_shared_if(mask, addr, value, *, loc=None, ip=None) -> None:
 
 
 @dsl_user_op
-def prefetch_l2(mask, addr, nbytes: int, *, loc=None, ip=None) -> None:
-    """``cp.async.bulk.prefetch.L2`` of ``nbytes`` at ``addr`` where ``mask`` is nonzero.
+def prefetch_l2(mask, addr, nbytes, *, loc=None, ip=None) -> None:
+    """``cp.async.bulk.prefetch.L2`` of ``nbytes`` (a multiple of 16: a Python int, or a
+    run-time 32-bit value) at ``addr`` where ``mask`` is nonzero.
 
     One instruction asks L2 for a whole contiguous range; no registers wait for it.
     """
-    text = (
-        "{ .reg .pred p; setp.ne.u32 p, $0, 0;"
-        f" @p cp.async.bulk.prefetch.L2.global [$1], {nbytes}; }}"
-    )
-    ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip)]
-    _asm(None, ops, text, "r,l", side_effects=True)
+    if isinstance(nbytes, int):
+        text = (
+            "{ .reg .pred p; setp.ne.u32 p, $0, 0;"
+            f" @p cp.async.bulk.prefetch.L2.global [$1], {nbytes}; }}"
+        )
+        ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip)]
+        _asm(None, ops, text, "r,l", side_effects=True)
+        return
+    text = "{ .reg .pred p; setp.ne.u32 p, $0, 0; @p cp.async.bulk.prefetch.L2.global [$1], $2; }"
+    ops = [_i(mask, loc, ip), Int64(addr).ir_value(loc=loc, ip=ip), _i(nbytes, loc, ip)]
+    _asm(None, ops, text, "r,l,r", side_effects=True)
 
 
 @dsl_user_op

@@ -65,7 +65,7 @@ from .ieee import as_f32, f32_bits
 from .memory import load_shared, load_shared_v4, load_v4_if, store_shared_if, store_shared_v4_if
 from .offsets import RowAmax
 from .row_fold import butterfly, finish, fold_group, fold_vector, group_max, init_maxima
-from .row_registers import VECTOR, WARP, register_rows, warp_partials_rows
+from .row_registers import VECTOR, WARP, prefetch_later_rows, register_rows, warp_partials_rows
 from .row_tables import allocate_row_bytes, build_row_bytes
 
 TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
@@ -134,6 +134,8 @@ class RowAmaxConfig:
     # CTA barriers (all 32 lanes of a warp at work), as for teams of several warps,
     # instead of by 8 lanes of each row's warp behind a warp barrier.
     cta_build: bool = False
+    # Ask L2 for the rows of the CTA this many launches later (0: not at all).
+    l2_ahead: int = 0
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
@@ -146,6 +148,8 @@ class RowAmaxConfig:
             raise ValueError("quantize_unroll >= 0, and 0 with register_rows (no loop)")
         if self.cta_build and not (self.register_rows and not self.given_amax):
             raise ValueError("cta_build: register rows that find their amax")
+        if self.l2_ahead < 0:
+            raise ValueError("l2_ahead: a CTA count >= 0")
         if self.group_amax and self.given_amax:
             raise ValueError("group_amax folds the row's amax: not with given_amax")
         if self.threads > 1024:
@@ -273,6 +277,7 @@ class RowAmaxKernel:
                               + team * (cols // GROUP) * cfg.staged_group_amax)  # fmt: skip
 
             # ======== 1. read the row once: running maxima, and the words staged in shared memory
+            prefetch_later_rows(cfg, mX, row_lo, rows, row_bytes)
             x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(row_bytes)
             if cutlass.const_expr(cfg.group_amax):
                 acc = _stage_groups(cfg, x_row, stage_row, maxima_row, lane, groups)

@@ -16,13 +16,25 @@ from .config import GROUP
 from .exact import exact_group
 from .group import build_row_entry, fast_group, store_group
 from .ieee import fmax
-from .memory import load_v4_if
+from .memory import load_v4_if, prefetch_l2
 from .offsets import RowAmax
 from .row_fold import butterfly, finish, fold_group, fold_vector, group_max, init_maxima
 from .row_tables import allocate_row_bytes, build_row_bytes
 
 WARP = 32
 VECTOR = 16  # bytes per load
+
+
+def prefetch_later_rows(cfg, mX, row_lo, rows, row_bytes):
+    """``l2_ahead``: one thread asks L2 for the rows of the CTA ``l2_ahead`` launches later
+    (one ``cp.async.bulk.prefetch.L2``, no registers held), if that CTA's rows all exist."""
+    if cutlass.const_expr(cfg.l2_ahead > 0):
+        tidx, _, _ = cute.arch.thread_idx()
+        later = row_lo + cfg.l2_ahead * cfg.rows_per_cta
+        wanted = Int32(tidx == 0) & Int32(later + cfg.rows_per_cta <= rows)
+        start = cutlass.min(later, rows - 1)  # a valid address even where not wanted
+        at = mX.iterator.toint() + start * Int64(row_bytes)
+        prefetch_l2(wanted, at, row_bytes * cfg.rows_per_cta)
 
 
 @cute.jit
@@ -56,6 +68,7 @@ def register_rows(cfg, mX, mAmax, mCodes, mScales):
         Float32, cute.make_layout((cfg.rows_per_cta * 8, 2), stride=(2, 1)), byte_alignment=16
     )
 
+    prefetch_later_rows(cfg, mX, row_lo, rows, cols * cfg.itemsize)
     held = []  # (here, group in the row, its words, group_amax: its maximum)
     acc = init_maxima(cfg)
     for j in cutlass.range_constexpr(cfg.groups_per_lane):

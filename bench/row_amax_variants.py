@@ -53,8 +53,8 @@ CTA_BUILD = (("v31 warp rows, CTA build", {"cta_build": True}),
              ("v31 warp rows, 8 rows a CTA", {"rows_per_cta": 8}))  # fmt: skip
 # v31: each CTA asks L2 for the rows of the CTA ``l2_ahead`` launches later.
 L2_AHEAD = tuple((f"v31 {name} rows, L2 {ahead} ahead", name, {"l2_ahead": ahead})
-                 for name, aheads in (("warp", (264, 924, 1848)), ("pair", (264, 924)),
-                                      ("team", (132, 528, 1848)))
+                 for name, aheads in (("warp", (33, 132, 264, 924, 1848)), ("pair", (264, 924)),
+                                      ("team", (33, 66, 132, 264, 528, 1848)))
                  for ahead in aheads)  # fmt: skip
 # Register rows of more warps, fewer groups a lane (``--wide``): the row's groups spread
 # over a CTA's warps, so a 7168-wide row is held without staging (7 warps x 2 groups).

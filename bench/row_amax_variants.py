@@ -49,8 +49,9 @@ CURRENT = tuple((f"{name} rows (0.6.6){suffix}", name, extra)
                 for name in ("warp", "pair", "team") for suffix, extra in GROUP_AMAX)  # fmt: skip
 # v31: one-warp register rows whose entries the CTA's first threads build (``cta_build``).
 CTA_BUILD = (("v31 warp rows, CTA build", {"cta_build": True}),
+             ("v31 warp rows, warp build", {"cta_build": False}),
              ("v31 warp rows, CTA build, 8 rows a CTA", {"cta_build": True, "rows_per_cta": 8}),
-             ("v31 warp rows, 8 rows a CTA", {"rows_per_cta": 8}))  # fmt: skip
+             ("v31 warp rows, 8 rows a CTA", {"cta_build": False, "rows_per_cta": 8}))  # fmt: skip
 # v31: each CTA asks L2 for the rows of the CTA ``l2_ahead`` launches later.
 L2_AHEAD = tuple((f"v31 {name} rows, L2 {ahead} ahead", name, {"l2_ahead": ahead})
                  for name, aheads in (("warp", (33, 132, 264, 924, 1848)), ("pair", (264, 924)),

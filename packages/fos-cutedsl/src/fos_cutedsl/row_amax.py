@@ -74,11 +74,11 @@ SMEM_LIMIT = 48 * 1024  # dynamic shared memory without an opt-in attribute
 #: whose ``max_cols`` holds the row (``team`` takes any row that fits shared memory).
 #: "warp" holds rows to 2048 columns, "pair" to 4096; wider register rows ran slower
 #: than ``team`` (``bench/NOTES.md``, v21). Each carries the tunings measured fastest
-#: for it (v29; v31: ``group_amax``, no faster in "pair"; ``l2_ahead``, slower in the
-#: register rows).
+#: for it (v29; v31: ``group_amax``, no faster in "pair"; ``cta_build``; ``l2_ahead``,
+#: slower in the register rows).
 TILINGS = {
     "warp": {"register_rows": True, "row_warps": 1, "groups_per_lane": 4, "rows_per_cta": 4,
-             "xorsign_fold": True, "group_amax": True},
+             "xorsign_fold": True, "group_amax": True, "cta_build": True},
     "pair": {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2,
              "xorsign_fold": True, "row_tables": True},
     "team": {"quantize_unroll": 1, "group_amax": True, "l2_ahead": 132},

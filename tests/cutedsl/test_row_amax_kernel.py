@@ -33,26 +33,31 @@ POISON = 0xAB
 _NAMES = {torch.bfloat16: "bfloat16", torch.float16: "float16", torch.float32: "float32"}
 
 
-def _max_cols(dtype: torch.dtype) -> int:
-    from fos_cutedsl.row_amax import RowAmaxConfig
+def _max_cols(dtype: torch.dtype, tiling: str | None = None) -> int:
+    """The widest row the launcher takes (``tiling``: that tiling holds)."""
+    from fos_cutedsl.row_amax import max_cols, tiling_config
 
-    return RowAmaxConfig(_NAMES[dtype], "mae", 256).max_cols
+    if tiling is None:
+        return max_cols(_NAMES[dtype], "mae", 256)
+    return tiling_config(_NAMES[dtype], "mae", 256, tiling).max_cols
 
 
 def _shapes(dtype: torch.dtype) -> list[tuple[int, int]]:
     """One row, one group, the benchmark widths, a ragged read (the default read of a row
     is 8 loads x 64 threads x 16 bytes: 4096 16-bit elements), the widest row; and for the
     register-held tilings (``TILINGS``: a warp a row up to 2048 wide, two warps up to 4096)
-    rows of 33 and 127 groups, rows just inside and past each tiling's width, row counts
-    that leave the last CTA's teams partly idle."""
+    rows of 33 and 127 groups, rows just inside and past each tiling's width (the team
+    kernel's too: "wide" beyond it), row counts that leave the last CTA's teams partly idle."""
+    team = _max_cols(dtype, "team")
+    wide = [(2, team)] + ([(3, team + 16)] if team < _max_cols(dtype) else [])
     return [(1, 16), (3, 16), (5, 2048), (2, 7168), (7, 4096 + 48), (1, _max_cols(dtype)),
-            (9, 528), (6, 2032), (13, 2064), (5, 4080), (3, 4112)]  # fmt: skip
+            (9, 528), (6, 2032), (13, 2064), (5, 4080), (3, 4112), *wide]  # fmt: skip
 
 
 # ======== CPU: compile and audit
 
 
-@pytest.mark.parametrize("tiling", ["team", "warp", "pair"])
+@pytest.mark.parametrize("tiling", ["team", "warp", "pair", "wide"])
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 @pytest.mark.parametrize("bound", [256, 448])
 @pytest.mark.parametrize("err_mode", ERR_MODES)
@@ -65,7 +70,7 @@ def test_variant_compiles_clean(dtype, err_mode, bound, arch, tiling, tmp_path):
     key = RowAmaxKey(dtype, err_mode, bound, arch, tiling)
     ptx = compile_key(key, extra_options=f"--keep-ptx --dump-dir {tmp_path}").__ptx__
     failures, counts = audit_ptx(ptx, arch)
-    if tiling != "team" and "mul.lo.s64" in ptx:
+    if tiling not in ("team", "wide") and "mul.lo.s64" in ptx:
         # Register rows may form every address with 64-bit multiplies (float32 "pair":
         # no mul.wide at all); 32-bit global addresses stay forbidden (the audit's own
         # ``ld/st.global [%r]`` rule).
@@ -76,7 +81,7 @@ def test_variant_compiles_clean(dtype, err_mode, bound, arch, tiling, tmp_path):
     # Team rows stage the row in shared memory behind CTA barriers; register rows meet
     # their warps' maxima (or, one warp a row, build the CTA's entries) behind them too.
     assert "bar.sync" in ptx
-    if tiling == "team":
+    if tiling in ("team", "wide"):
         assert "st.shared.v4.b32" in ptx and "ld.shared.v4.b32" in ptx
     assert "max.NaN" not in ptx  # the amax drops NaN
     assert "ld.global.nc" not in ptx  # the exact path reads the amax this kernel wrote
@@ -168,7 +173,7 @@ def test_every_variant_is_registered_for_precompile():
 
     assert RowAmaxKey in FAMILIES
     assert FAMILIES[RowAmaxKey].cache is fos_cutedsl.ROW_AMAX_CACHE
-    assert len(variants("sm_90a")) == 36  # every tiling
+    assert len(variants("sm_90a")) == 48  # every tiling
     assert "quantize_row_amax" in fos_cutedsl.KERNELS
 
 
@@ -254,13 +259,21 @@ def test_group_amax_compiles_clean_and_folds_once(tiling, arch, tmp_path):
 @pytest.mark.parametrize("dtype", sorted(_NAMES.values()))
 def test_tiling_by_row_width(dtype):
     """The launcher's tiling: a warp a row to 2048 columns, a pair of warps to 4096,
-    the staged team kernel beyond (``TILINGS``, in that order)."""
+    the staged team kernel beyond, "wide" for the rows whose group maxima do not fit
+    beside them (``TILINGS``, in that order); wider rows are refused."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.row_amax import tiling_for
+    from fos_cutedsl.row_amax import max_cols, tiling_config, tiling_for
 
     widths = {16: "warp", 2048: "warp", 2064: "pair", 4096: "pair", 4112: "team", 7168: "team"}
+    team = tiling_config(dtype, "mae", 256, "team").max_cols
+    widest = max_cols(dtype, "mae", 256)
+    assert widest == tiling_config(dtype, "mae", 256, "wide").max_cols >= team
+    if widest > team:  # 16-bit: the team kernel's group maxima take 4 bytes a group
+        widths.update({team: "team", team + 16: "wide", widest: "wide"})
     for cols, tiling in widths.items():
         assert tiling_for(dtype, "mae", 256, cols) == tiling, cols
+    with pytest.raises(ValueError, match="at most"):
+        tiling_for(dtype, "mae", 256, widest + 16)
 
 
 # ======== GPU: bitwise parity

@@ -58,12 +58,15 @@ def _row_amax_why_not(x, err_mode, e4m3_scale_bound) -> str:
         return "x is not contiguous"
     if x.data_ptr() % _VECTOR_BYTES != 0:
         return "x's data pointer is not 16-byte aligned"
-    cfg = _row_amax.RowAmaxConfig(DTYPE_NAMES[x.dtype], err_mode, int(e4m3_scale_bound))
-    if x.shape[-1] > cfg.max_cols:
+    dtype, bound = DTYPE_NAMES[x.dtype], int(e4m3_scale_bound)
+    widest = _row_amax.max_cols(dtype, err_mode, bound)
+    if x.shape[-1] > widest:
         return (
             f"x has {x.shape[-1]} columns, the row-amax kernel stages a row in shared memory "
-            f"and takes at most {cfg.max_cols} for {x.dtype} (use nan_amax, then quantize)"
+            f"and takes at most {widest} for {x.dtype} (use nan_amax, then quantize)"
         )
+    cfg = _row_amax.tiling_config(dtype, err_mode, bound, _tiling(dtype, err_mode, bound,
+                                                                 x.shape[-1]))  # fmt: skip
     rows = flat_rows(x.shape)
     if -(-rows // cfg.rows_per_cta) > MAX_BLOCKS:
         return f"x has {rows} rows, more than one launch covers"

@@ -71,21 +71,22 @@ from .row_tables import allocate_row_bytes, build_row_bytes
 TEAM = 64  # threads per row: one ``fast_group`` table row (``tid / 64``)
 SMEM_LIMIT = 48 * 1024  # dynamic shared memory without an opt-in attribute
 #: The tilings a ``RowAmaxKey`` names, in the order the launcher tries them: the first
-#: whose ``max_cols`` holds the row (``team`` takes any row that fits shared memory).
-#: "warp" holds rows to 2048 columns, "pair" to 4096; wider register rows ran slower
-#: than ``team`` (``bench/NOTES.md``, v21). Each carries the tunings measured fastest
-#: for it (v29; v31: ``group_amax``, no faster in "pair"; ``cta_build``; ``l2_ahead``,
-#: slower in the register rows).
+#: whose ``max_cols`` holds the row. "warp" holds rows to 2048 columns, "pair" to 4096;
+#: wider register rows ran slower than ``team`` (``bench/NOTES.md``, v21). Each carries
+#: the tunings measured fastest for it (v29; v31: ``group_amax``, no faster in "pair";
+#: ``cta_build``; ``l2_ahead``, slower in the register rows). "wide" is "team" without
+#: ``group_amax``, whose 4 bytes a group in shared memory cost the widest rows.
 TILINGS = {
     "warp": {"register_rows": True, "row_warps": 1, "groups_per_lane": 4, "rows_per_cta": 4,
              "xorsign_fold": True, "group_amax": True, "cta_build": True},
     "pair": {"register_rows": True, "row_warps": 2, "groups_per_lane": 4, "rows_per_cta": 2,
              "xorsign_fold": True, "row_tables": True},
     "team": {"quantize_unroll": 1, "group_amax": True, "l2_ahead": 132},
+    "wide": {"quantize_unroll": 1, "l2_ahead": 132},
 }  # fmt: skip
 #: float32 rows keep the compiler's unroll and their reads by vectors in the team kernel:
 #: 1% (v30) and 18% (v31, whole-group reads) faster there.
-FLOAT32_TILINGS = {**TILINGS, "team": {"l2_ahead": 132}}
+FLOAT32_TILINGS = {**TILINGS, "team": {"l2_ahead": 132}, "wide": {"l2_ahead": 132}}
 _ITEMSIZE = {"bfloat16": 2, "float16": 2, "float32": 4}
 
 
@@ -447,8 +448,20 @@ def variants(arch: str) -> list[RowAmaxKey]:
 
 
 def tiling_for(dtype: str, err_mode: str, bound: int, cols: int) -> str:
-    """The first of ``TILINGS`` whose rows hold ``cols`` columns (``team`` otherwise)."""
+    """The first of ``TILINGS`` whose rows hold ``cols`` columns (ValueError if none does:
+    ``max_cols`` says how wide a row may be)."""
     for name in TILINGS:
-        if cols <= RowAmaxConfig(dtype, err_mode, bound, **tiling_tuning(dtype, name)).max_cols:
+        if cols <= tiling_config(dtype, err_mode, bound, name).max_cols:
             return name
-    return "team"
+    raise ValueError(f"{cols} columns: the row-amax kernel takes at most "
+                     f"{max_cols(dtype, err_mode, bound)} for {dtype}")  # fmt: skip
+
+
+def tiling_config(dtype: str, err_mode: str, bound: int, tiling: str) -> RowAmaxConfig:
+    """The ``RowAmaxConfig`` of ``tiling`` (a ``TILINGS`` name) for these knobs."""
+    return RowAmaxConfig(dtype, err_mode, bound, **tiling_tuning(dtype, tiling))
+
+
+def max_cols(dtype: str, err_mode: str, bound: int) -> int:
+    """The widest row any of ``TILINGS`` holds."""
+    return max(tiling_config(dtype, err_mode, bound, name).max_cols for name in TILINGS)

@@ -57,6 +57,9 @@ L2_AHEAD = tuple((f"v31 {name} rows, L2 {ahead} ahead", name, {"l2_ahead": ahead
                  for name, aheads in (("warp", (33, 132, 264, 924, 1848)), ("pair", (264, 924)),
                                       ("team", (33, 66, 132, 264, 528, 1848)))
                  for ahead in aheads)  # fmt: skip
+# Queued for v32: the warp rows' register cap (``min_blocks``: 80 registers by default since
+# ``cta_build``; 7 CTAs an SM give 72 with a 16-byte stack, 8 give 64 with 48 bytes).
+MIN_BLOCKS = tuple((f"v32 warp rows, {n} CTAs an SM", {"min_blocks": n}) for n in (7, 8))
 # Register rows of more warps, fewer groups a lane (``--wide``): the row's groups spread
 # over a CTA's warps, so a 7168-wide row is held without staging (7 warps x 2 groups).
 WIDE = tuple(
@@ -150,7 +153,7 @@ def main() -> None:
     current = tuple((label, {**tiling_tuning(args.dtype, name), **extra})
                     for label, name, extra in CURRENT + L2_AHEAD)  # fmt: skip
     current += tuple((label, {**tiling_tuning(args.dtype, "warp"), **extra})
-                     for label, extra in CTA_BUILD)  # fmt: skip
+                     for label, extra in CTA_BUILD + MIN_BLOCKS)  # fmt: skip
     for label, tuning in current + VARIANTS + (WIDE if args.wide else ()):
         if args.only and not any(part in label for part in args.only):
             continue

@@ -153,6 +153,25 @@ def test_fold_and_unroll_tunings_compile_clean(dtype, arch, tmp_path):
         compile_row_amax(dtype, "mae", 256, arch, register_rows=True, quantize_unroll=2)
 
 
+@pytest.mark.parametrize("tiling", ["warp", "team"])
+def test_min_blocks_caps_the_registers(tiling, tmp_path):
+    """``min_blocks`` asks ptxas for that many CTAs an SM (launch bounds in the PTX)."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.check import audit_ptx
+    from fos_cutedsl.row_amax import TILINGS, compile_row_amax
+
+    keep = f"--keep-ptx --dump-dir {tmp_path}"
+    ptx = compile_row_amax("bfloat16", "mae", 256, "sm_90a", keep,
+                           **dict(TILINGS[tiling], min_blocks=8)).__ptx__  # fmt: skip
+    failures, counts = audit_ptx(ptx, "sm_90a")
+    if tiling != "team":  # as for the register tilings above
+        failures = [f for f in failures if not f.startswith("block offset not widened")]
+    assert failures == [], (failures, counts)
+    assert ".minnctapersm 8" in ptx
+    with pytest.raises(ValueError, match="min_blocks"):
+        compile_row_amax("bfloat16", "mae", 256, "sm_90a", min_blocks=-1)
+
+
 def test_row_tables_only_where_the_kernel_builds_them():
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.compile import compile_quantize
@@ -401,6 +420,7 @@ STEP_TUNINGS = {
     "group_amax_unroll": ({"group_amax": True, "unroll": 7, "quantize_unroll": 2}, ("team",)),
     "warp_build": ({"cta_build": False}, ("warp",)),
     "l2_ahead": ({"l2_ahead": 3}, ("warp", "pair", "team")),
+    "min_blocks": ({"min_blocks": 8}, ("warp", "team")),
     "cta_build_8": ({"cta_build": True, "rows_per_cta": 8, "group_amax": False}, ("warp",)),
 }
 

@@ -58,7 +58,7 @@ import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
 from cutlass import Float32, Int32, Int64, Uint8
 
-from .config import GROUP, PTXAS_OPT, ROW_BYTES, QuantizeConfig, compile_options
+from .config import GROUP, PTXAS_OPT, ROW_BYTES, QuantizeConfig, compile_options, launch_bounds
 from .exact import exact_group
 from .group import build_row_entry, fast_group, store_group
 from .ieee import as_f32, f32_bits
@@ -138,6 +138,8 @@ class RowAmaxConfig:
     cta_build: bool = False
     # Ask L2 for the rows of the CTA this many launches later (0: not at all).
     l2_ahead: int = 0
+    # > 0: ask ptxas to fit this many CTAs per SM (a register cap; 0: ptxas's choice).
+    min_blocks: int = 0
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
@@ -150,8 +152,8 @@ class RowAmaxConfig:
             raise ValueError("quantize_unroll >= 0, and 0 with register_rows (no loop)")
         if self.cta_build and not (self.register_rows and not self.given_amax):
             raise ValueError("cta_build: register rows that find their amax")
-        if self.l2_ahead < 0:
-            raise ValueError("l2_ahead: a CTA count >= 0")
+        if self.l2_ahead < 0 or self.min_blocks < 0:
+            raise ValueError("l2_ahead, min_blocks: counts >= 0")
         if self.group_amax and self.given_amax:
             raise ValueError("group_amax folds the row's amax: not with given_amax")
         if self.threads > 1024:
@@ -228,8 +230,9 @@ class RowAmaxKernel:
             smem = smem + row_bytes * cfg.rows_per_cta
             smem = smem + Int32(mX.shape[1]) // GROUP * (cfg.staged_group_amax * cfg.rows_per_cta)
         self.kernel(mX, mAmax, mCodes, mScales).launch(
-            grid=[grid, 1, 1], block=[cfg.threads, 1, 1], smem=smem, stream=stream
-        )
+            grid=[grid, 1, 1], block=[cfg.threads, 1, 1], smem=smem, stream=stream,
+            **launch_bounds(cfg.threads, cfg.min_blocks),
+        )  # fmt: skip
 
     @cute.kernel
     def kernel(

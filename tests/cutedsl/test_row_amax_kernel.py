@@ -473,7 +473,7 @@ STEP_TUNINGS = {
     "cta_build_8": ({"cta_build": True, "rows_per_cta": 8, "group_amax": False}, ("warp",)),
     "rows_per_warp": ({"rows_per_warp": 3, "cta_build": False, "min_blocks": 6}, ("warp",)),
     "rows_per_warp_fold": (
-        {"rows_per_warp": 2, "cta_build": False, "group_amax": False, "rows_per_cta": 2},
+        {"rows_per_warp": 2, "cta_build": False, "group_amax": False, "rows_per_cta": 8},
         ("warp",),
     ),
 }

@@ -2,10 +2,10 @@
 the next row's copy in flight while this one is reduced and quantized.
 
 Warp ``r`` of CTA ``b`` owns rows ``(b * rows_per_warp + k) * rows_per_cta + r`` for
-``k < rows_per_warp`` (a CTA's warps read neighbouring rows at every step). The warp
-copies the next row into its shared stage (``cp.async``, whole lines an instruction,
-zeros past the row's end or the tensor's), so the copy holds no register; warp barriers
-order the copies' landing before the reads, and the reads before the next copies. A
+``k < rows_per_warp`` (a CTA's warps read neighbouring rows at every step). Each lane
+copies its groups of the next row into its own slots of the warp's shared stage
+(``cp.async``, zeros past the row's end or the tensor's), so the copy needs no register
+and no barrier: a lane reads back only the bytes it copied, after ``wait_copies``. A
 step then runs the one-warp register row (``row_registers``): load the held groups from
 the stage, fold, issue the next row's copies, butterfly, the row's table entry by 8 lanes
 behind warp barriers, the groups through ``fast_group``. No CTA barrier, so a warp never
@@ -48,35 +48,33 @@ def looping_rows(cfg, mX, mAmax, mCodes, mScales):
     )
     lookups = allocate_row_bytes(cfg, smem, mantissas)
     stage = smem.allocate_tensor(Uint8, cute.make_layout(cfg.stage_bytes), byte_alignment=16)
-    # The warp's stage holds vector q of the row's group g at ``q * part + g * 16`` (a part
-    # per vector of a group): a lane's held groups are 16-byte slots side by side with its
-    # neighbours' (conflict-free reads), and a copy instruction reads 512 contiguous bytes.
-    warp_stage = Int32(stage.iterator.toint()) + team * (cfg.stage_bytes // cfg.rows_per_cta)
-    part = cfg.stage_bytes // cfg.rows_per_cta // vectors
-    mine = warp_stage + lane * VECTOR
+    # Slot (j, q) of a lane: vector q of its held group j, the warp's 32 lanes side by
+    # side (512 contiguous bytes a slot: conflict-free 16-byte shared reads).
+    mine = (
+        Int32(stage.iterator.toint()) + team * (cfg.stage_bytes // cfg.rows_per_cta) + lane * VECTOR
+    )
 
     first_row = Int64(bidx) * (cfg.rows_per_warp * cfg.rows_per_cta) + Int64(team)
-    copy_row(cfg, mX, first_row, lane, warp_stage)
+    copy_row(cfg, mX, first_row, lane, mine)
     for k in cutlass.range(cfg.rows_per_warp, unroll=1):
         row = first_row + Int64(k) * cfg.rows_per_cta
         valid = Int32(row < rows)  # uniform over the warp
         wait_copies()
-        cute.arch.sync_warp()  # every lane's copies landed
         held = []  # (here, group in the row, its words, group_amax: its maximum)
         acc = init_maxima(cfg)
         for j in cutlass.range_constexpr(cfg.groups_per_lane):
             g = lane + j * WARP
             words = []
             for q in cutlass.range_constexpr(vectors):
-                vector = load_shared_v4(mine + q * part + j * (WARP * VECTOR))
+                vector = load_shared_v4(mine + (j * vectors + q) * (WARP * VECTOR))
                 acc = fold_loaded(cfg, acc, vector)
                 words += list(vector)
             acc, m = hold_group(cfg, acc, j, words)
             held.append((valid & Int32(g < groups), g, words, m))
-        a = butterfly(finish(cfg, acc))
-        cute.arch.sync_warp()  # every lane's stage reads and the previous row's table reads done
+        a = butterfly(finish(cfg, acc))  # every slot read: the next copies may land
         if k + 1 < cfg.rows_per_warp:
-            copy_row(cfg, mX, row + cfg.rows_per_cta, lane, warp_stage)
+            copy_row(cfg, mX, row + cfg.rows_per_cta, lane, mine)
+        cute.arch.sync_warp()  # the previous row's table reads are done
         if lane < 8:
             build_row_entry(cfg.quantize, table, mantissas, team, lane, a)
             if lane == 0 and valid != 0:
@@ -88,19 +86,19 @@ def looping_rows(cfg, mX, mAmax, mCodes, mScales):
 
 
 @cute.jit
-def copy_row(cfg, mX, row, lane, warp_stage):
-    """``row`` into the warp's stage (zeros where the row or a group does not exist): lane
-    ``l`` copies the row's vectors ``l + 32 i``; one copy group."""
+def copy_row(cfg, mX, row, lane, mine):
+    """The lane's groups of ``row`` into its slots at ``mine`` (zeros where the row or a
+    group does not exist), one copy group."""
     rows = Int64(mX.shape[0])
     groups = Int32(mX.shape[1]) // GROUP
-    vectors = GROUP * cfg.itemsize // VECTOR  # a group's
-    part = cfg.stage_bytes // cfg.rows_per_cta // vectors
+    group_bytes = GROUP * cfg.itemsize
+    vectors = group_bytes // VECTOR
     valid = Int32(row < rows)
-    x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(groups * GROUP * cfg.itemsize)
-    q = lane % vectors  # the same for every vector the lane copies
-    for i in cutlass.range_constexpr(cfg.groups_per_lane * vectors):
-        g = lane // vectors + i * (WARP // vectors)
+    x_row = mX.iterator.toint() + cutlass.min(row, rows - 1) * Int64(groups * group_bytes)
+    for j in cutlass.range_constexpr(cfg.groups_per_lane):
+        g = lane + j * WARP
         here = valid & Int32(g < groups)
-        slot = warp_stage + q * part + g * VECTOR
-        copy_async_if(here, slot, x_row + Int64(lane + i * WARP) * VECTOR)  # not read if absent
+        at = x_row + Int64(g) * group_bytes  # not read where absent
+        for q in cutlass.range_constexpr(vectors):
+            copy_async_if(here, mine + (j * vectors + q) * (WARP * VECTOR), at + q * VECTOR)
     commit_copies()

@@ -172,31 +172,6 @@ def test_min_blocks_caps_the_registers(tiling, tmp_path):
         compile_row_amax("bfloat16", "mae", 256, "sm_90a", min_blocks=-1)
 
 
-@pytest.mark.parametrize("dtype", sorted(_NAMES.values()))
-@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
-def test_looping_rows_compile_clean(dtype, arch, tmp_path):
-    """``rows_per_warp``: audited PTX with the next row's ``cp.async`` copies (a group's
-    vectors a lane), a loop over the rows; refused outside one-warp register rows."""
-    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
-    from fos_cutedsl.check import audit_ptx
-    from fos_cutedsl.row_amax import TILINGS, RowAmaxConfig, compile_row_amax
-
-    tuning = dict(TILINGS["warp"], cta_build=False, rows_per_warp=4)
-    keep = f"--keep-ptx --dump-dir {tmp_path}"
-    ptx = compile_row_amax(dtype, "mae", 256, arch, keep, **tuning).__ptx__
-    failures, counts = audit_ptx(ptx, arch)
-    failures = [f for f in failures if not f.startswith("block offset not widened")]
-    assert failures == [], (failures, counts)
-    per_group = 16 * (4 if dtype == "float32" else 2) // 16
-    assert ptx.count("cp.async.cg.shared.global") == 4 * per_group * 2  # before, in the loop
-    assert RowAmaxConfig(dtype, "mae", 256, **tuning).stage_bytes == 4 * 32 * 4 * 16 * per_group
-    too_big = {"rows_per_cta": 8, "groups_per_lane": 8}  # stages over 48 KB
-    for bad in ({"cta_build": True}, {"register_rows": False}, {"row_warps": 2},
-                {"l2_ahead": 3}, {"rows_per_warp": 0}, too_big):  # fmt: skip
-        with pytest.raises(ValueError, match="rows_per_warp"):
-            RowAmaxConfig(dtype, "mae", 256, **{**tuning, **bad})
-
-
 def test_row_tables_only_where_the_kernel_builds_them():
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.compile import compile_quantize
@@ -434,30 +409,6 @@ def test_register_rows_tunings_give_the_same_bits(dtype):
                 _check(x, "mse", 448, where, fn)
 
 
-@gpu
-@pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_looping_rows_give_the_same_bits(dtype):
-    """Warps looping over rows (``rows_per_warp``, the next row's copy in flight): many
-    CTAs, a last CTA whose warps run past the last row, rows of 1 to 128 groups, every
-    input kind; groups a lane other than 4."""
-    from fos_cutedsl import arch_of
-    from fos_cutedsl.row_amax import TILINGS, compile_row_amax
-
-    arch = arch_of(torch.device("cuda"))
-    variant = Variant(dtype, "1x16", True, "mae", 256)
-    warp = dict(TILINGS["warp"], cta_build=False)
-    for extra in ({"rows_per_warp": 4}, {"rows_per_warp": 5, "groups_per_lane": 2},
-                  {"rows_per_warp": 2, "rows_per_cta": 1, "group_amax": False}):  # fmt: skip
-        tuning = {**warp, **extra}
-        fn = compile_row_amax(_NAMES[dtype], "mae", 256, arch, **tuning)
-        widest = 512 * tuning["groups_per_lane"]
-        for kind in [k for k in KINDS if k != "amax_special"]:
-            for rows, cols in ((1001, widest), (37, widest - 16), (2, 16), (64, 1008)):
-                seed = zlib.crc32(f"loop/{dtype}/{extra}/{kind}/{rows}/{cols}".encode())
-                x, _ = make_case(kind, variant, rows, cols, seed, "cuda")
-                _check(x, "mae", 256, (extra, kind, rows, cols), fn)
-
-
 # Tunings of the amax fold, step 4 and the quantize loop: knobs, the tilings they take.
 STEP_TUNINGS = {
     "row_tables": ({"row_tables": True}, ("warp", "pair", "team")),
@@ -471,11 +422,6 @@ STEP_TUNINGS = {
     "l2_ahead": ({"l2_ahead": 3}, ("warp", "pair", "team")),
     "min_blocks": ({"min_blocks": 8}, ("warp", "team")),
     "cta_build_8": ({"cta_build": True, "rows_per_cta": 8, "group_amax": False}, ("warp",)),
-    "rows_per_warp": ({"rows_per_warp": 3, "cta_build": False, "min_blocks": 6}, ("warp",)),
-    "rows_per_warp_fold": (
-        {"rows_per_warp": 2, "cta_build": False, "group_amax": False, "rows_per_cta": 8},
-        ("warp",),
-    ),
 }
 
 

@@ -1,5 +1,5 @@
-"""Memory and warp instructions pinned in inline PTX: loads, stores, asynchronous copies,
-L2 prefetches, atomics and shuffles.
+"""Memory and warp instructions pinned in inline PTX: loads, stores, L2 prefetches,
+atomics and shuffles.
 
 Each but ``load_v4_if`` (a pure load of x) has side effects
 (``has_side_effects=True``), so the compiler keeps it where the kernel puts it:
@@ -61,31 +61,6 @@ def store_shared_if(mask, addr, value, *, loc=None, ip=None) -> None:
     """``st.shared.b32`` of ``value`` at the shared ``addr`` where ``mask`` is nonzero."""
     text = "{ .reg .pred p; setp.ne.u32 p, $0, 0; @p st.shared.b32 [$1], $2; }"
     _asm(None, [_i(mask, loc, ip), _i(addr, loc, ip), _i(value, loc, ip)], text, "r,r,r", True)
-
-
-@dsl_user_op
-def copy_async_if(mask, shared_addr, global_addr, *, loc=None, ip=None) -> None:
-    """``cp.async.cg.shared.global`` of the 16 bytes at ``global_addr`` to the 16-byte
-    aligned ``shared_addr``; where ``mask`` is 0 nothing is read and 16 zero bytes land
-    (``load_v4_if``'s zeros). Lands after ``wait_copies``."""
-    text = (
-        "{ .reg .pred p; .reg .u32 n; setp.ne.u32 p, $0, 0; selp.u32 n, 16, 0, p;"
-        " cp.async.cg.shared.global [$1], [$2], 16, n; }"
-    )
-    ops = [_i(mask, loc, ip), _i(shared_addr, loc, ip), Int64(global_addr).ir_value(loc=loc, ip=ip)]
-    _asm(None, ops, text, "r,r,l", side_effects=True)
-
-
-@dsl_user_op
-def commit_copies(*, loc=None, ip=None) -> None:
-    """``cp.async.commit_group``: the thread's copies issued so far form one group."""
-    _asm(None, [], "cp.async.commit_group;", "", side_effects=True)
-
-
-@dsl_user_op
-def wait_copies(*, loc=None, ip=None) -> None:
-    """``cp.async.wait_group 0``: every copy of the thread has landed (for its own reads)."""
-    _asm(None, [], "cp.async.wait_group 0;", "", side_effects=True)
 
 
 @dsl_user_op

@@ -65,7 +65,6 @@ from .ieee import as_f32, f32_bits
 from .memory import load_shared, load_shared_v4, load_v4_if, store_shared_if, store_shared_v4_if
 from .offsets import RowAmax
 from .row_fold import butterfly, finish, fold_group, fold_vector, group_max, init_maxima
-from .row_loop import looping_rows
 from .row_registers import VECTOR, WARP, prefetch_later_rows, register_rows, warp_partials_rows
 from .row_tables import allocate_row_bytes, build_row_bytes
 
@@ -141,9 +140,6 @@ class RowAmaxConfig:
     l2_ahead: int = 0
     # > 0: ask ptxas to fit this many CTAs per SM (a register cap; 0: ptxas's choice).
     min_blocks: int = 0
-    # One-warp register rows: each warp quantizes this many rows in turn, the next row's
-    # copy (``cp.async`` to shared memory) in flight during this one (``row_loop``).
-    rows_per_warp: int = 1
 
     def __post_init__(self):
         if self.dtype not in _ITEMSIZE:
@@ -158,16 +154,6 @@ class RowAmaxConfig:
             raise ValueError("cta_build: register rows that find their amax")
         if self.l2_ahead < 0 or self.min_blocks < 0:
             raise ValueError("l2_ahead, min_blocks: counts >= 0")
-        if self.rows_per_warp < 1:
-            raise ValueError("rows_per_warp >= 1")
-        if self.rows_per_warp > 1 and not (
-            self.register_rows and self.row_warps == 1 and not self.cta_build
-            and not self.given_amax and not self.l2_ahead
-        ):  # fmt: skip
-            raise ValueError("rows_per_warp > 1: one-warp register rows that find their "
-                             "amax, without cta_build or l2_ahead")  # fmt: skip
-        if self.reserve + self.stage_bytes > SMEM_LIMIT:
-            raise ValueError("rows_per_warp: the warps' stages exceed the shared memory")
         if self.group_amax and self.given_amax:
             raise ValueError("group_amax folds the row's amax: not with given_amax")
         if self.threads > 1024:
@@ -215,18 +201,6 @@ class RowAmaxConfig:
         return per_row // (GROUP * self.itemsize + self.staged_group_amax) * GROUP
 
     @property
-    def stage_bytes(self) -> int:
-        """Shared bytes of the looping warps' stages (``rows_per_warp``), else 0."""
-        if self.rows_per_warp == 1:
-            return 0
-        return self.rows_per_cta * WARP * self.groups_per_lane * GROUP * self.itemsize
-
-    @property
-    def rows_per_launch_cta(self) -> int:
-        """Rows one CTA quantizes."""
-        return self.rows_per_cta * self.rows_per_warp
-
-    @property
     def staged_group_amax(self) -> int:
         """Shared bytes a group's maximum takes in the team kernel (``group_amax``)."""
         return 4 if self.group_amax and not self.register_rows else 0
@@ -250,8 +224,8 @@ class RowAmaxKernel:
         cfg = self.cfg
         rows = Int64(mX.shape[0])
         row_bytes = Int32(Int64(mX.shape[1]) * cfg.itemsize)
-        grid = Int32((rows + (cfg.rows_per_launch_cta - 1)) // cfg.rows_per_launch_cta)
-        smem = Int32(cfg.reserve + cfg.stage_bytes)
+        grid = Int32((rows + (cfg.rows_per_cta - 1)) // cfg.rows_per_cta)
+        smem = Int32(cfg.reserve)
         if cutlass.const_expr(not cfg.register_rows):
             smem = smem + row_bytes * cfg.rows_per_cta
             smem = smem + Int32(mX.shape[1]) // GROUP * (cfg.staged_group_amax * cfg.rows_per_cta)
@@ -265,9 +239,7 @@ class RowAmaxKernel:
         self, mX: cute.Tensor, mAmax: cute.Tensor, mCodes: cute.Tensor, mScales: cute.Tensor
     ):
         cfg = self.cfg
-        if cutlass.const_expr(cfg.rows_per_warp > 1):
-            looping_rows(cfg, mX, mAmax, mCodes, mScales)
-        elif cutlass.const_expr(cfg.register_rows):
+        if cutlass.const_expr(cfg.register_rows):
             register_rows(cfg, mX, mAmax, mCodes, mScales)
         else:
             qcfg = cfg.quantize

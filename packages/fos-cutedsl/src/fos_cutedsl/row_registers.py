@@ -78,9 +78,13 @@ def register_rows(cfg, mX, mAmax, mCodes, mScales):
         words = []
         for q in cutlass.range_constexpr(group_bytes // VECTOR):
             vector = load_v4_if(here, at + q * VECTOR)
-            acc = fold_loaded(cfg, acc, vector)
+            if cutlass.const_expr(not cfg.given_amax and not cfg.group_amax):
+                acc = fold_vector(cfg, acc, vector)
             words += list(vector)
-        acc, m = hold_group(cfg, acc, j, words)
+        m = None
+        if cutlass.const_expr(cfg.group_amax):
+            m = group_max(cfg, words)
+            acc = fold_group(cfg, acc, j % 4, m)
         held.append((here, g, words, m))
     if cutlass.const_expr(cfg.given_amax):
         # Each row's table entry from the caller's amax: 8 threads of its team, then
@@ -108,34 +112,6 @@ def register_rows(cfg, mX, mAmax, mCodes, mScales):
 
     lookups = allocate_row_bytes(cfg, smem, mantissas)
     build_row_bytes(cfg, table, mantissas, lookups, team, member)
-    quantize_held(cfg, held, first, row, member, table, lookups, mX, mAmax, mCodes, mScales)
-
-
-def fold_loaded(cfg, acc, vector):
-    """A held group's loaded ``vector`` into the running maxima, where the row's amax is
-    found word by word (neither ``group_amax`` nor ``given_amax``)."""
-    if cutlass.const_expr(not cfg.given_amax and not cfg.group_amax):
-        acc = fold_vector(cfg, acc, vector)
-    return acc
-
-
-@cute.jit
-def hold_group(cfg, acc, j, words):
-    """``group_amax``: held group ``j``'s maximum (for ``fast_group``) from its loaded
-    ``words``, folded into the running maxima; otherwise None and ``acc`` as it is."""
-    m = None
-    if cutlass.const_expr(cfg.group_amax):
-        m = group_max(cfg, words)
-        acc = fold_group(cfg, acc, j % 4, m)
-    return acc, m
-
-
-@cute.jit
-def quantize_held(cfg, held, first, row, member, table, lookups, mX, mAmax, mCodes, mScales):
-    """A lane's held groups ``(here, g, words, group_amax)`` of ``row`` (its first group
-    ``first``) through ``fast_group`` under the row's table entry, then the flagged ones
-    through the exact path (reading x and the row's amax, already written, again)."""
-    qcfg = cfg.quantize
     zero = Float32(0.0)  # fast_group reads (gamax, s, margin) from the table
     flagged = Int32(0)  # bit j: group member + team * j needs the exact path
     for j in cutlass.range_constexpr(cfg.groups_per_lane):

@@ -57,9 +57,15 @@ L2_AHEAD = tuple((f"v31 {name} rows, L2 {ahead} ahead", name, {"l2_ahead": ahead
                  for name, aheads in (("warp", (33, 132, 264, 924, 1848)), ("pair", (264, 924)),
                                       ("team", (33, 66, 132, 264, 528, 1848)))
                  for ahead in aheads)  # fmt: skip
-# Queued for v32: the warp rows' register cap (``min_blocks``: 80 registers by default since
-# ``cta_build``; 7 CTAs an SM give 72 with a 16-byte stack, 8 give 64 with 48 bytes).
+# v32: the warp rows' register cap (``min_blocks``: 80 registers by default since
+# ``cta_build``; 7 CTAs an SM give 72 with a 16-byte stack, 8 give 64 with 48 bytes: both
+# slower, call 1), and ``cta_build`` without ``group_amax`` (72 registers, no stack).
 MIN_BLOCKS = tuple((f"v32 warp rows, {n} CTAs an SM", {"min_blocks": n}) for n in (7, 8))
+MIN_BLOCKS += (("v32 warp rows, CTA build, no group amax", {"group_amax": False}),
+               ("v32 warp rows, CTA build, no group amax, 2 rows a CTA",
+                {"group_amax": False, "rows_per_cta": 2}),
+               ("v32 warp rows, warp build, no group amax",
+                {"group_amax": False, "cta_build": False}))  # fmt: skip
 # Register rows of more warps, fewer groups a lane (``--wide``): the row's groups spread
 # over a CTA's warps, so a 7168-wide row is held without staging (7 warps x 2 groups).
 WIDE = tuple(

@@ -12,11 +12,10 @@ git log --oneline -1 > $OUT/state.txt; git status --short >> $OUT/state.txt
 timeout 170 python3 tests/cutedsl/gpu_verify_elementwise.py --stages grouped layouts \
   --out $OUT/gpu_verify_grouped_layouts.json > $OUT/logs/verify.log 2>&1
 echo "verify grouped layouts rc=$? ($((SECONDS - start)) s)"; tail -n 3 $OUT/logs/verify.log
-cd tests/cutedsl
-timeout 320 python3 -m pytest -q -n 15 -p no:cacheprovider test_grouped_kernel.py test_dual_kernel.py \
-  test_amax_kernel.py test_dequantize_kernel.py test_can_run.py test_compile_cache.py \
-  test_disk_cache.py test_pinned_ptx.py > $OUT/logs/tests.log 2>&1
+t=tests/cutedsl
+timeout 320 python3 -m pytest -q -n 15 -p no:cacheprovider $t/test_grouped_kernel.py \
+  $t/test_dual_kernel.py $t/test_amax_kernel.py $t/test_dequantize_kernel.py $t/test_can_run.py \
+  $t/test_compile_cache.py $t/test_disk_cache.py $t/test_pinned_ptx.py > $OUT/logs/tests.log 2>&1
 echo "tests rc=$? ($((SECONDS - start)) s)"; tail -n 4 $OUT/logs/tests.log
-cd ../..
 echo "total $((SECONDS - start)) s"
 tar -C $OUT -czf $OUT/logs.tgz logs && rm -r $OUT/logs  # (at most 8 files come back)

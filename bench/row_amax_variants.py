@@ -59,9 +59,10 @@ L2_AHEAD = tuple((f"v31 {name} rows, L2 {ahead} ahead", name, {"l2_ahead": ahead
                  for ahead in aheads)  # fmt: skip
 # v32: the warp rows' register cap (``min_blocks``: 80 registers by default since
 # ``cta_build``; 7 CTAs an SM give 72 with a 16-byte stack, 8 give 64 with 48 bytes: both
-# slower, call 1), and ``cta_build`` without ``group_amax`` (72 registers, no stack).
+# slower, call 1).
 MIN_BLOCKS = tuple((f"v32 warp rows, {n} CTAs an SM", {"min_blocks": n}) for n in (7, 8))
-MIN_BLOCKS += (("v32 warp rows, CTA build, no group amax", {"group_amax": False}),
+# v32: ``cta_build`` without ``group_amax`` (72 registers, no stack; call 4).
+NO_GROUP_AMAX = (("v32 warp rows, CTA build, no group amax", {"group_amax": False}),
                ("v32 warp rows, CTA build, no group amax, 2 rows a CTA",
                 {"group_amax": False, "rows_per_cta": 2}),
                ("v32 warp rows, warp build, no group amax",
@@ -159,7 +160,7 @@ def main() -> None:
     current = tuple((label, {**tiling_tuning(args.dtype, name), **extra})
                     for label, name, extra in CURRENT + L2_AHEAD)  # fmt: skip
     current += tuple((label, {**tiling_tuning(args.dtype, "warp"), **extra})
-                     for label, extra in CTA_BUILD + MIN_BLOCKS)  # fmt: skip
+                     for label, extra in CTA_BUILD + MIN_BLOCKS + NO_GROUP_AMAX)  # fmt: skip
     for label, tuning in current + VARIANTS + (WIDE if args.wide else ()):
         if args.only and not any(part in label for part in args.only):
             continue

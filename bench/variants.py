@@ -1,7 +1,7 @@
 """Build, check and time kernel tuning variants in one GPU call.
 
     python bench/variants.py [--shapes 32768x7168,8192x4096] [--out DIR]
-                             [--defaults | --sweep small-shapes]
+                             [--defaults | --sweep small-shapes|tile-persistent]
 
 Each variant is ``fos_cutedsl.compile.compile_quantize`` with some of
 ``QuantizeConfig``'s tuning knobs set (same bits, other speed). Before a
@@ -12,7 +12,8 @@ medians with the L2 flushed, against the device-to-device copy measured in
 the same run, on every shape of ``--shapes`` (one compile per variant).
 ``--sweep small-shapes`` times the 16x16, row-scaled and persistent knobs
 around their defaults, which were tuned at 32768 rows (issue 27 asks for
-8192 x 4096 too). Writes ``variants.json`` to ``--out`` (default ``$OUT`` or .).
+8192 x 4096 too); ``--sweep tile-persistent`` the one-CTA-per-SM 16x16 kernel.
+Writes ``variants.json`` to ``--out`` (default ``$OUT`` or .).
 """
 
 from __future__ import annotations
@@ -109,6 +110,24 @@ def small_shape_sweep() -> tuple:
     return tuple(out)
 
 
+def tile_persistent_sweep() -> tuple:
+    """16-bit 16x16 per tensor on one CTA per SM (``tile_persistent``) against the
+    per-CTA default: threads (registers), units a work item, units ahead; mae, mse, f16."""
+    out = [("default", *BF16_16X16, {})]
+    persistent = {"persistent": True}
+    for threads in (576, 640, 768):
+        out.append((f"pers {threads} thr", *BF16_16X16, {**persistent, "threads": threads}))
+    for units in (2, 4):
+        tuning = {**persistent, "threads": 640, "groups_per_thread": units}
+        out.append((f"pers 640 {units} units", *BF16_16X16, tuning))
+    out.append(("pers 512 2 ahead", *BF16_16X16, {**persistent, "threads": 512, "prefetch": 2}))
+    for dtype, err_mode in (("bfloat16", "mse"), ("float16", "mae")):
+        out.append(("default", dtype, "16x16", False, err_mode, {}))
+        tuning = {**persistent, "threads": 640}
+        out.append(("pers 640 thr", dtype, "16x16", False, err_mode, tuning))
+    return tuple(out)
+
+
 def parse_shapes(text: str) -> list[tuple[int, int]]:
     shapes = []
     for item in text.split(","):
@@ -126,7 +145,9 @@ def main() -> int:
     )
     chosen_set = parser.add_mutually_exclusive_group()
     chosen_set.add_argument("--defaults", action="store_true", help="only the default knobs")
-    chosen_set.add_argument("--sweep", choices=["small-shapes"], help="a knob sweep")
+    chosen_set.add_argument(
+        "--sweep", choices=["small-shapes", "tile-persistent"], help="a knob sweep"
+    )
     args = parser.parse_args()
     shapes = parse_shapes(args.shapes)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
@@ -148,7 +169,9 @@ def main() -> int:
         shown = "" if b2b is None else f"; back to back {b2b:.1f} us"
         print(f"{rows:6d}x{cols:<5d} copy {us:8.1f} us {tbps[0]:.2f} TB/s{shown}")
         del src, dst
-    if args.sweep:
+    if args.sweep == "tile-persistent":
+        chosen = tile_persistent_sweep()
+    elif args.sweep:
         chosen = small_shape_sweep()
     else:
         chosen = [v for v in VARIANTS if v[0] == "default"] if args.defaults else VARIANTS

@@ -145,12 +145,11 @@ def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
     from fos_cutedsl.compile import compile_quantize
     from fos_cutedsl.config import QuantizeConfig
 
-    fn = compile_quantize(
-        dtype, "16x16", "mae", 256, False, arch, f"--keep-ptx --dump-dir {tmp_path}"
-    )
+    keep = f"--keep-ptx --dump-dir {tmp_path}"
+    fn = compile_quantize(dtype, "16x16", "mae", 256, False, arch, keep, persistent=False)
     failures, counts = audit_ptx(fn.__ptx__, arch)
     assert failures == []
-    units = QuantizeConfig(dtype, "16x16", "mae", 256, False).groups_per_thread
+    units = QuantizeConfig(dtype, "16x16", "mae", 256, False, persistent=False).groups_per_thread
     elements = 4 * 16 // lanes  # a unit: 4 rows of 16 / lanes elements
     levels = (lanes.bit_length() - 1) + 2  # shuffle levels: parts, then 2 of rows
     # Fast path per unit: amax and both errors. After the loop, the undecided unit
@@ -177,11 +176,37 @@ def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
         assert counts["l2 lines"] == 0  # the line prefetch is off by default (v16)
         # Asked for, the later CTA's 16 * units rows x 1 KB are 128-byte lines over
         # 256 threads.
-        keep = f"--keep-ptx --dump-dir {tmp_path}"
-        ahead = compile_quantize(dtype, "16x16", "mae", 256, False, arch, keep, l2_ahead=33)
+        ahead = compile_quantize(
+            dtype, "16x16", "mae", 256, False, arch, keep, l2_ahead=33, persistent=False
+        )
         failures, counts = audit_ptx(ahead.__ptx__, arch)
         assert failures == []
         assert counts["l2 lines"] == -(-(16 * units * 8) // 256)
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+def test_tile_persistent_variant_compiles_clean(arch, tmp_path):
+    """16-bit 16x16 per tensor (``tile_persistent``): ``tile``'s units in a loop over work
+    items, the rare paths once inside it; no spills at its default 640 threads."""
+    pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
+    from fos_cutedsl.compile import compile_quantize
+    from fos_cutedsl.config import QuantizeConfig
+
+    cfg = QuantizeConfig("bfloat16", "16x16", "mae", 256, False)
+    assert cfg.persistent  # the default for 16-bit 16x16 quantize
+    fn = compile_quantize(
+        "bfloat16", "16x16", "mae", 256, False, arch, f"--keep-ptx --dump-dir {tmp_path}"
+    )
+    failures, counts = audit_ptx(fn.__ptx__, arch)
+    assert failures == []
+    units, elements, levels = cfg.groups_per_thread, 32, 3  # 2 lanes a tile row
+    rare = levels + 2 * (4 * 1 + 2 + 1)
+    # (+2: the DSL's shared-memory base broadcast, and the drawn item's broadcast.)
+    assert counts["shfl"] == 3 * levels * units + 2 * rare + 2
+    assert counts["magic fma"] == 2 * 2 * elements * (units + 2)
+    assert counts["exact-sum fma"] == 2 * elements
+    assert counts["e4m3x2"] == (4 * 4 * 2 + 1) * (units + 1) + 1
+    assert "ld.local" not in fn.__ptx__ and "st.local" not in fn.__ptx__
 
 
 def test_undecided_out_of_line_variant_compiles_clean(tmp_path):
@@ -212,6 +237,8 @@ def test_tuning_defaults_per_mode():
         PERSISTENT_THREADS,
         PERSISTENT_TUNING,
         ROW_SCALED_THREADS,
+        TILE_PERSISTENT_THREADS,
+        TILE_PERSISTENT_TUNING,
         QuantizeConfig,
     )
 
@@ -231,9 +258,18 @@ def test_tuning_defaults_per_mode():
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == PERSISTENT_TUNING
     assert not QuantizeConfig("float32", "1x16", "mae", 256, False).persistent
     assert not QuantizeConfig("bfloat16", "1x16", "mae", 256, True).persistent
+    # 16-bit 16x16 per tensor quantize runs ``tile_persistent`` (640 threads, one CTA an
+    # SM); its fake-quantize and float32 keep the per-CTA ``tile`` kernel.
+    for dtype in ("bfloat16", "float16"):
+        cfg = QuantizeConfig(dtype, "16x16", "mse", 448, False)
+        assert cfg.persistent and cfg.threads == TILE_PERSISTENT_THREADS
+        assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == TILE_PERSISTENT_TUNING
+        assert not QuantizeConfig(dtype, "16x16", "mae", 256, False, fake=dtype).persistent
+    assert not QuantizeConfig("float32", "16x16", "mae", 256, False).persistent
     for bad in (
         dict(row_scaled=True, persistent=True),
-        dict(block="16x16", persistent=True),
+        dict(dtype="float32", persistent=True),
+        dict(block="16x16", persistent=True, threads=100),
         dict(threads=784),
         dict(l2_ahead=4),
         dict(sms=0),
@@ -270,7 +306,8 @@ def test_tuning_defaults_per_mode():
     per_cta = QuantizeConfig("float16", "1x16", "mse", 448, False, persistent=False)
     assert per_cta.l2_ahead == L2_AHEAD > 0
     assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False).l2_ahead == 0
-    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False, l2_ahead=33).l2_ahead == 33
+    tile = QuantizeConfig("bfloat16", "16x16", "mae", 256, False, l2_ahead=33, persistent=False)
+    assert tile.l2_ahead == 33
     assert QuantizeConfig("float32", "1x16", "mae", 256, False).l2_ahead == 0
     assert QuantizeConfig("float32", "16x16", "mae", 256, False).l2_ahead == 0
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).l2_ahead == 0
@@ -291,7 +328,7 @@ def test_tuning_defaults_per_mode():
     with pytest.raises(ValueError, match="per tensor"):
         QuantizeConfig("bfloat16", "1x16", "mae", 256, False, threads=128)
     with pytest.raises(ValueError, match="16x16"):
-        QuantizeConfig("bfloat16", "16x16", "mae", 256, False, threads=512)
+        QuantizeConfig("bfloat16", "16x16", "mae", 256, False, threads=512, persistent=False)
     # Row-scaled CTAs are 64 groups wide and build 8 table entries per row, a thread each.
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).cta_rows == 4
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True, threads=384).cta_rows == 24

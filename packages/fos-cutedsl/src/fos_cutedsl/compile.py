@@ -4,7 +4,8 @@
 knobs, arch), picks its kernel and compiles it once against fake tensors with
 symbolic sizes, so one binary serves every shape:
 
-- ``block="16x16"``: ``tile.TileKernel``;
+- ``block="16x16"``: ``tile.TileKernel``, or with ``persistent``
+  ``tile_persistent.TilePersistentKernel``;
 - 1x16 with ``persistent`` (16-bit per tensor by default):
   ``persistent.PersistentKernel``;
 - every other 1x16 mode (row-scaled, float32): ``rowwise.QuantizeKernel``.
@@ -23,6 +24,7 @@ from .config import GROUP, FakeQuantizeKey, QuantizeConfig, compile_options
 from .persistent import PersistentKernel
 from .rowwise import QuantizeKernel
 from .tile import TileKernel
+from .tile_persistent import TilePersistentKernel
 
 
 def compile_variant(key, extra_options: str = ""):
@@ -75,7 +77,7 @@ def compile_quantize(
 def _kernel(cfg: QuantizeConfig):
     """The kernel class that runs ``cfg``'s mode."""
     if cfg.block == "16x16":
-        return TileKernel(cfg)
+        return TilePersistentKernel(cfg) if cfg.persistent else TileKernel(cfg)
     if cfg.persistent:
         return PersistentKernel(cfg)
     return QuantizeKernel(cfg)

@@ -55,6 +55,12 @@ L2_AHEAD = 132
 # L2 prefetch (``bench/NOTES.md``, "persistent kernel").
 PERSISTENT_TUNING = (4, 1, 1)  # (groups_per_thread, prefetch, min_blocks)
 PERSISTENT_THREADS = 768
+# 16-bit 16x16 per tensor quantize runs ``persistent`` (``tile_persistent``): one CTA of
+# TILE_PERSISTENT_THREADS per SM (96 registers: at 768 threads its loop spills), 3 units
+# a work item, 1 unit ahead and the next item's first unit carried (``bench/NOTES.md``,
+# v33). Fake-quantize keeps the per-CTA ``tile`` kernel (not measured persistent).
+TILE_PERSISTENT_TUNING = (3, 1, 1)
+TILE_PERSISTENT_THREADS = 640
 # ptxas optimization level (ptxas's own default is 3). The PTX, where every rounding is
 # pinned, is the same at any level; only scheduling and if-conversion differ, and -O2 is
 # as fast or faster in every mode (``bench/NOTES.md``, "ptxas level").
@@ -103,14 +109,15 @@ class QuantizeConfig:
     err_mode: str  # "mae" | "mse"
     bound: int  # 256 | 448
     row_scaled: bool
-    threads: int = 0  # 0: the mode's default (256, ROW_SCALED_THREADS or PERSISTENT_THREADS)
+    threads: int = 0  # 0: the mode's default (256, ROW_SCALED_THREADS, *PERSISTENT_THREADS)
     groups_per_thread: int = 0  # 0: the mode's default (16x16: units); more amortizes setup
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
     undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
     e4m3_codes: bool | None = None  # fast-path codes via E4M3 bytes (None: for 16-bit inputs)
     l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)
-    persistent: bool | None = None  # 1x16 per tensor: ``persistent`` (None: 16-bit inputs)
+    # Per tensor, 16-bit: one CTA per SM (``persistent``, ``tile_persistent``); None: 1x16.
+    persistent: bool | None = None
     sms: int = H100_SMS  # the device's SMs: the persistent grid (speed only, never bits)
     stage_stores: bool | None = None  # 16x16: codes and scales via shared memory (None: float32)
     ptxas_opt: int = PTXAS_OPT  # ptxas -O level (same PTX, other SASS)
@@ -130,12 +137,15 @@ class QuantizeConfig:
             raise ValueError(f"fake: an output dtype name or None, got {self.fake!r}")
         mode = (self.block, self.row_scaled)
         per_tensor_16bit = mode == ("1x16", False) and self.dtype != "float32"
+        tile_16bit = mode == ("16x16", False) and self.dtype != "float32"
         if self.persistent is None:
-            object.__setattr__(self, "persistent", per_tensor_16bit)
-        if self.persistent and mode != ("1x16", False):
-            raise ValueError("persistent: only for 1x16 per tensor")
+            persistent = per_tensor_16bit or (tile_16bit and self.fake is None)
+            object.__setattr__(self, "persistent", persistent)
+        if self.persistent and (self.row_scaled or self.dtype == "float32"):
+            raise ValueError("persistent: only for 16-bit inputs per tensor")
         if self.persistent:
-            groups, prefetch, min_blocks = PERSISTENT_TUNING
+            tuning = PERSISTENT_TUNING if self.block == "1x16" else TILE_PERSISTENT_TUNING
+            groups, prefetch, min_blocks = tuning
         elif self.dtype == "float32" and mode in FLOAT32_TUNING:
             groups, prefetch, min_blocks = FLOAT32_TUNING[mode]
         else:
@@ -143,7 +153,10 @@ class QuantizeConfig:
         row_scaled_16bit = mode == ("1x16", True) and self.dtype != "float32"
         if not self.threads:
             threads = ROW_SCALED_THREADS if row_scaled_16bit else 256
-            object.__setattr__(self, "threads", PERSISTENT_THREADS if self.persistent else threads)
+            if self.persistent:
+                tile = self.block == "16x16"
+                threads = TILE_PERSISTENT_THREADS if tile else PERSISTENT_THREADS
+            object.__setattr__(self, "threads", threads)
         if not self.groups_per_thread:
             object.__setattr__(self, "groups_per_thread", groups)
         if not self.prefetch:
@@ -187,7 +200,7 @@ class QuantizeConfig:
             raise ValueError("stage_stores: only for 16x16 codes and scales")
         if self.ptxas_opt not in (1, 2, 3):
             raise ValueError("ptxas_opt: 1, 2 or 3")
-        if self.block == "16x16" and self.threads != 256:
+        if self.block == "16x16" and self.threads != 256 and not self.persistent:
             raise ValueError("16x16: 256 threads (one strip per warp, 8 warps)")
 
     @property

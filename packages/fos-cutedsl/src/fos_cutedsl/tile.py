@@ -161,7 +161,7 @@ def quantize_tiles(cfg, mX, amax: RowAmax, mCodes, mScales, tile_rows: Int64, ti
     table = smem.allocate_tensor(
         Float32, cute.make_layout((TABLE, 4), stride=(4, 1)), byte_alignment=16
     )
-    lanes = _Lanes(cfg, mX, mCodes, mScales, tile_rows, tile_cols)
+    lanes = Lanes(cfg, mX, mCodes, mScales, tile_rows, tile_cols)
     if cutlass.const_expr(amax.offsets is None):
         gamax = amax.tensor[0]
     else:
@@ -187,41 +187,58 @@ def quantize_tiles(cfg, mX, amax: RowAmax, mCodes, mScales, tile_rows: Int64, ti
     flagged = Int32(0)  # bit k: unit k's tile needs the exact path
     undecided_units = Int32(0)  # bit k: unit k's choice needs SPEC's errors (fast path valid)
     for k in cutlass.range_constexpr(cfg.groups_per_thread):
-        # ======== fast path of one unit (4 rows x E elements of a tile)
         words = ahead[0]
         ahead = ahead[1:]
         if cutlass.const_expr(k + depth < cfg.groups_per_thread):
             ahead.append(load_unit(lanes, k + depth))
-        # ---- steps 2-3: tile amax, candidate scales
-        x = [as_f32(w) for w in words] if cfg.dtype == "float32" else None
-        a = tile_max(cfg, block_amax_fast(cfg, words, x))
-        pair, _, _ = candidate_scales(a, s)
-
-        # ---- steps 4-6: table constants, magic rounding, approximate errors
-        byte4, byte6 = high_byte16(pair), pair & 0xFF
-        inv4, y4 = table[byte4, 0], table[byte4, 1]
-        inv6, y6 = table[byte6, 0], table[byte6, 1]
-        codes4, codes6, rows4, rows6, signs = fast_candidates(cfg, words, inv4, inv6)
-        err4 = mul_rn(tile_sum(cfg, fold_rows(rows4)), y4)
-        err6 = mul_rn(tile_sum(cfg, fold_rows(rows6)), y6)
-
-        # ---- step 8: the choice where the bound decides it, codes with signs, store
-        pick4, decided = choose_by_bound(err4, err6, y4, y6, margin)
-        codes = [
-            with_signs(select_codes(cfg, pick4, codes4[w], codes6[w]), signs[w])
-            for w in range(len(signs))
-        ]
-        _store_unit(lanes, stage, k, codes, select_bits(pick4, byte4, pair))
-        # The exact path redoes the tile where a shortcut's precondition failed; where
-        # only the bound left the choice open (and the scales differ), the unit's
-        # choice is redone from SPEC's errors (``undecided_unit``).
-        same = (byte4 ^ pair) & 0xFF  # 0: one scale byte, so one candidate
-        undecided = Int32(decided == 0) & Int32(same != 0)
-        slow = fast_path_fails(a, inv6, err4, err6, 7.0 * cfg.code_scale)
+        slow, undecided = fast_unit(cfg, lanes, stage, k, words, s, margin, table)
         flagged = flagged | (slow << k)
-        undecided_units = undecided_units | ((undecided & (slow ^ 1)) << k)
+        undecided_units = undecided_units | (undecided << k)
+    rare_units(cfg, lanes, stage, flagged, undecided_units, s, s_dec, gamax, d, table)
+    if cutlass.const_expr(cfg.stage_stores):
+        cute.arch.sync_threads()  # every unit staged, the exact path's included
+        _flush_stage(cfg, lanes, stage, mCodes, mScales)
 
-    # ======== rare: the whole warp, once per flagged or undecided unit
+
+def fast_unit(cfg, lanes, stage, k, words, s, margin, table):
+    """Unit ``k`` (its raw ``words``) through the fast path, stored: returns (flagged,
+    undecided), each 0 or 1. Flagged: a shortcut's precondition failed, so the exact path
+    redoes the tile. Undecided (and not flagged): only the bound left the choice open (and
+    the scales differ), so ``undecided_unit`` redoes the choice from SPEC's errors."""
+    # ---- steps 2-3: tile amax, candidate scales
+    x = [as_f32(w) for w in words] if cfg.dtype == "float32" else None
+    a = tile_max(cfg, block_amax_fast(cfg, words, x))
+    pair, _, _ = candidate_scales(a, s)
+
+    # ---- steps 4-6: table constants, magic rounding, approximate errors
+    byte4, byte6 = high_byte16(pair), pair & 0xFF
+    inv4, y4 = table[byte4, 0], table[byte4, 1]
+    inv6, y6 = table[byte6, 0], table[byte6, 1]
+    codes4, codes6, rows4, rows6, signs = fast_candidates(cfg, words, inv4, inv6)
+    err4 = mul_rn(tile_sum(cfg, fold_rows(rows4)), y4)
+    err6 = mul_rn(tile_sum(cfg, fold_rows(rows6)), y6)
+
+    # ---- step 8: the choice where the bound decides it, codes with signs, store
+    pick4, decided = choose_by_bound(err4, err6, y4, y6, margin)
+    codes = [
+        with_signs(select_codes(cfg, pick4, codes4[w], codes6[w]), signs[w])
+        for w in range(len(signs))
+    ]
+    _store_unit(lanes, stage, k, codes, select_bits(pick4, byte4, pair))
+    same = (byte4 ^ pair) & 0xFF  # 0: one scale byte, so one candidate
+    undecided = Int32(decided == 0) & Int32(same != 0)
+    slow = fast_path_fails(a, inv6, err4, err6, 7.0 * cfg.code_scale)
+    return slow, undecided & (slow ^ 1)
+
+
+@cute.jit
+def rare_units(
+    cfg, lanes, stage, flagged, undecided_units, s, s_dec, gamax, d, table, after=None
+):  # fmt: skip
+    """The rare paths of the units whose bit is set, the whole warp together: a flagged
+    unit through the exact path, an undecided one through ``undecided_unit``. ``after()``,
+    if given, runs at the end of the rare branch (``tile_persistent``: the next item's
+    loads issued again, so none of its registers stay live through the branch)."""
     if Int32(cute.arch.vote_any_sync((flagged | undecided_units) != 0)) != 0:
         for k in cutlass.range(cfg.groups_per_thread, unroll=1):
             if Int32(cute.arch.vote_any_sync(((flagged >> k) & 1) != 0)) != 0:
@@ -232,13 +249,13 @@ def quantize_tiles(cfg, mX, amax: RowAmax, mCodes, mScales, tile_rows: Int64, ti
                 if Int32(cute.arch.vote_any_sync(((undecided_units >> k) & 1) != 0)) != 0:
                     chosen, chosen_scale = undecided_unit(cfg, lanes, k, s, table)
                     _store_unit(lanes, stage, k, chosen, chosen_scale)
-    if cutlass.const_expr(cfg.stage_stores):
-        cute.arch.sync_threads()  # every unit staged, the exact path's included
-        _flush_stage(cfg, lanes, stage, mCodes, mScales)
+        if cutlass.const_expr(after is not None):
+            after()
 
 
-class _Lanes:
-    """Where a lane's unit ``k`` lies (see the module docstring).
+class Lanes:
+    """Where a lane's unit ``k`` lies (see the module docstring): in ``TileKernel``'s
+    grid, or (``strip`` and ``row_block`` given) in the strip and row block of a work item.
 
     Each array has the lane's own base address (tile row 0) and a row stride,
     so a unit's addresses are its tile row's offset plus multiples of the
@@ -247,19 +264,23 @@ class _Lanes:
     onto the last tile row or column and ``in_range(k)`` is false.
     """
 
-    def __init__(self, cfg, mX, mCodes, mScales, tile_rows, tile_cols):
+    def __init__(self, cfg, mX, mCodes, mScales, tile_rows, tile_cols, strip=None, row_block=None):
         tidx, _, _ = cute.arch.thread_idx()
-        strip_block, row_block, layer = cute.arch.block_idx()
-        row_block = Int64(layer) * cute.arch.grid_dim()[1] + Int64(row_block)
+        if cutlass.const_expr(strip is None):  # the CTA's warp's: ``TileKernel``'s grid
+            strip_block, row_block, layer = cute.arch.block_idx()
+            row_block = Int64(layer) * cute.arch.grid_dim()[1] + Int64(row_block)
         e = lane_elements(cfg)
         parts = GROUP // e
         lane = Int32(tidx) & 31
         c8 = lane & 7
         self.cfg, self.e, self.parts, self.lane = cfg, e, parts, lane
         self.part = c8 & (parts - 1)
-        tile = Int64(strip_block) * (WARPS * strip_tiles(cfg)) + Int64(
-            (Int32(tidx) >> 5) * strip_tiles(cfg) + (c8 >> (parts.bit_length() - 1))
-        )
+        if cutlass.const_expr(strip is None):
+            tile = Int64(strip_block) * (WARPS * strip_tiles(cfg)) + Int64(
+                (Int32(tidx) >> 5) * strip_tiles(cfg) + (c8 >> (parts.bit_length() - 1))
+            )
+        else:  # strip ``strip`` (its tiles ``strip * strip_tiles`` on), tile rows of ``row_block``
+            tile = Int64(strip) * strip_tiles(cfg) + Int64(c8 >> (parts.bit_length() - 1))
         self.col_ok = tile < tile_cols
         tile = cutlass.min(tile, tile_cols - 1)
         self.tile_row0 = row_block * cfg.groups_per_thread  # past the end in a last layer
@@ -281,6 +302,7 @@ class _Lanes:
         if cutlass.const_expr(cfg.stage_stores):
             # Where this lane's bytes sit in the CTA's staged rows (not clamped: a
             # position past the edge is staged and never flushed).
+            strip_block, _, _ = cute.arch.block_idx()
             self.r4 = lane >> 3
             self.code_byte = ((Int32(tidx) >> 5) * 8 + c8) * (e // 2)
             self.cta_tile = (Int32(tidx) >> 5) * strip_tiles(cfg) + (c8 >> (parts.bit_length() - 1))

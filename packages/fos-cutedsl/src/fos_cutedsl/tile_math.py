@@ -61,12 +61,24 @@ def load_unit(lanes, k):
     """Issue unit ``k``'s four 16-byte loads: its 16 raw 32-bit words, rows in order."""
     words = []
     for i in range(ROWS_PER_LANE):
-        addr = lanes.address(lanes.x, k, ROWS_PER_LANE * i)
-        ptr = cute.make_ptr(Uint32, addr, cute.AddressSpace.gmem, assumed_align=16)
         rX = cute.make_rmem_tensor((4,), Uint32)
-        cute.autovec_copy(cute.make_tensor(ptr, cute.make_layout(4)), rX)
+        load_row_into(lanes, k, i, rX)
         words.extend(rX[w] for w in range(4))
     return words
+
+
+def load_unit_into(lanes, k, rows):
+    """Issue unit ``k``'s four 16-byte loads into ``rows``, 4 register tensors of 4 words."""
+    for i in range(ROWS_PER_LANE):
+        load_row_into(lanes, k, i, rows[i])
+
+
+def load_row_into(lanes, k, i, rX):
+    """Issue the 16-byte load of the lane's ``i``-th row (``r4 + 4 i``) of unit ``k`` into
+    the register tensor ``rX`` (4 words)."""
+    addr = lanes.address(lanes.x, k, ROWS_PER_LANE * i)
+    ptr = cute.make_ptr(Uint32, addr, cute.AddressSpace.gmem, assumed_align=16)
+    cute.autovec_copy(cute.make_tensor(ptr, cute.make_layout(4)), rX)
 
 
 def tile_offsets(cfg):

@@ -78,7 +78,7 @@ def test_tile_kernels_many_items(persistent, dtype, err_mode, kind):
         want_codes, want_scales = fos_reference.quantize(x, gamax, **variant.knobs)
         codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
         scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
-        fn(x, gamax, codes, scales.view(torch.float8_e4m3fn))
+        fn(x, gamax.reshape(()), codes, scales.view(torch.float8_e4m3fn))
         want_scales = want_scales.view(torch.uint8)
         where = f"{variant} persistent={persistent} {kind} shape=({rows}, {cols})"
         assert torch.equal(codes, want_codes), f"{where}: {_mismatch('codes', codes, want_codes)}"

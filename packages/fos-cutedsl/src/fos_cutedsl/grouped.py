@@ -173,7 +173,7 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
         cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, False, **tuning)
         kernel = GroupedPersistentKernel(cfg)
     elif key.block == "16x16":
-        tuning = {"groups_per_thread": 1, **tuning}
+        tuning = {"groups_per_thread": 1, "persistent": False, **tuning}
         cfg = QuantizeConfig(key.dtype, "16x16", key.err_mode, key.bound, False, **tuning)
         kernel = GroupedTileKernel(cfg)
     elif per_cta_tables:

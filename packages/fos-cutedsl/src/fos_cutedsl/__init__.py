@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.7"
+__version__ = "0.6.8"
 
 __all__ = [
     "AMAX_CACHE",

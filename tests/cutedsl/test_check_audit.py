@@ -270,6 +270,7 @@ def test_tuning_defaults_per_mode():
         dict(row_scaled=True, persistent=True),
         dict(dtype="float32", persistent=True),
         dict(block="16x16", persistent=True, threads=100),
+        dict(block="16x16", persistent=True, fake="bfloat16"),
         dict(threads=784),
         dict(l2_ahead=4),
         dict(sms=0),

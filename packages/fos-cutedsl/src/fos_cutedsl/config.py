@@ -143,6 +143,8 @@ class QuantizeConfig:
             object.__setattr__(self, "persistent", persistent)
         if self.persistent and (self.row_scaled or self.dtype == "float32"):
             raise ValueError("persistent: only for 16-bit inputs per tensor")
+        if self.persistent and self.block == "16x16" and self.fake is not None:
+            raise ValueError("persistent 16x16: quantize only (fake-quantize runs ``tile``)")
         if self.persistent:
             tuning = PERSISTENT_TUNING if self.block == "1x16" else TILE_PERSISTENT_TUNING
             groups, prefetch, min_blocks = tuning

@@ -36,7 +36,7 @@ class TilePersistentKernel:
 
     def __init__(self, config: QuantizeConfig):
         cfg = config
-        assert cfg.block == "16x16" and cfg.persistent and not cfg.stage_stores
+        assert cfg.block == "16x16" and cfg.persistent and not cfg.stage_stores and not cfg.fake
         self.cfg = config
 
     @cute.jit
@@ -44,7 +44,7 @@ class TilePersistentKernel:
         self,
         mX: cute.Tensor,  # (R, C) bf16/f16, row-major, R % 16 == 0
         mAmax: cute.Tensor,  # () float32
-        mCodes: cute.Tensor,  # (R, C/2) uint8 (fake-quantize: (R, C) x_hat)
+        mCodes: cute.Tensor,  # (R, C/2) uint8
         mScales: cute.Tensor,  # (R, C/16) uint8 (float8_e4m3fn bits)
         stream: CUstream,
     ):
@@ -112,8 +112,6 @@ class TilePersistentKernel:
         s_dec = div_rn(Float32(1.0), s)
         margin = scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
         consts = (gamax, s, s_dec, margin, d)
-        if cutlass.const_expr(cfg.fake):  # fake-quantize: the dequantize's RN(1 / D)
-            consts = (gamax, s, s_dec, margin, d, div_rn(Float32(1.0), d))
         build_scale_table(cfg, table, s_dec, gamax)  # (its barrier also publishes the counter)
 
         while item < items:
@@ -131,13 +129,11 @@ def run_item(
     """The warp's item (in ``row_block`` and ``strip``): draws the next item, runs this
     one's units (the next one's first loads into ``buffers`` during the last units) and
     returns the next item with its row block and strip."""
-    gamax, s, s_dec, margin, d = consts[:5]
+    gamax, s, s_dec, margin, d = consts
     following = draw_unit(counter, first, stride)
     next_block = following // strips
     next_strip = following - next_block * strips
     lanes = Lanes(cfg, *arrays, strip, Int64(row_block))
-    if cutlass.const_expr(cfg.fake):
-        lanes.gamax, lanes.factor_inv = gamax, consts[5]
     depth = min(cfg.prefetch, cfg.groups_per_thread)
     ahead = [[b[w] for b in buffers[j] for w in range(4)] for j in range(depth)]
     flagged = Int32(0)  # bit k: unit k's tile needs the exact path

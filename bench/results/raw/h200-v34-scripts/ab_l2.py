@@ -28,6 +28,11 @@ MODES = {
         ("2 units", {"groups_per_thread": 2}),
         ("2 units, l2 next item", {"groups_per_thread": 2, "l2_next_item": True}),
     ],
+    ("bfloat16", "16x16", False, "mse"): [
+        ("default", {}),
+        ("l2 next item", {"l2_next_item": True}),
+    ],
+    ("float16", "16x16", False, "mae"): [("default", {}), ("l2 next item", {"l2_next_item": True})],
     ("bfloat16", "1x16", True, "mae"): [
         ("default", {}),
         ("l2_ahead 512", {"l2_ahead": 512}),

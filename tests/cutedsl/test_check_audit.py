@@ -312,18 +312,10 @@ def test_tuning_defaults_per_mode():
     assert QuantizeConfig("float32", "1x16", "mae", 256, False).l2_ahead == 0
     assert QuantizeConfig("float32", "16x16", "mae", 256, False).l2_ahead == 0
     assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True).l2_ahead == 0
-    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, True, l2_ahead=512).l2_ahead == 512
-    for bad in ({"l2_ahead": -1}, {"l2_ahead": 8}):  # (8: 16-bit 1x16 is persistent)
+    for bad in ({"l2_ahead": -1}, {"l2_ahead": 8, "row_scaled": True, "persistent": False}):
         with pytest.raises(ValueError, match="l2_ahead"):
             QuantizeConfig(**{**dict(dtype="bfloat16", block="1x16", err_mode="mae", bound=256,
                                      row_scaled=False), **bad})  # fmt: skip
-    # The persistent 16x16 kernel's L2 prefetch of a warp's next item: there only.
-    assert QuantizeConfig("bfloat16", "16x16", "mae", 256, False, l2_next_item=True).persistent
-    tiles = ({"block": "16x16", "persistent": False}, {"block": "16x16", "dtype": "float32"})
-    for bad in ({}, *tiles):
-        with pytest.raises(ValueError, match="l2_next_item"):
-            QuantizeConfig(**{**dict(dtype="bfloat16", block="1x16", err_mode="mae", bound=256,
-                                     row_scaled=False, l2_next_item=True), **bad})  # fmt: skip
     # float32 16x16 stages its codes and scale bytes in shared memory (whole-row stores).
     staged = QuantizeConfig("float32", "16x16", "mse", 448, False)
     assert staged.stage_stores and staged.stage_bytes == 4 * 16 * 16 * 9

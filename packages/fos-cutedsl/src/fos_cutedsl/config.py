@@ -115,12 +115,10 @@ class QuantizeConfig:
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
     undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
     e4m3_codes: bool | None = None  # fast-path codes via E4M3 bytes (None: for 16-bit inputs)
-    l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not persistent)
+    l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)
     # Per tensor, 16-bit: one CTA per SM (``persistent``, ``tile_persistent``); None: 1x16.
     persistent: bool | None = None
     sms: int = H100_SMS  # the device's SMs: the persistent grid (speed only, never bits)
-    # Persistent 16x16: ask L2 for the input of the warp's next item when it is drawn.
-    l2_next_item: bool = False
     stage_stores: bool | None = None  # 16x16: codes and scales via shared memory (None: float32)
     ptxas_opt: int = PTXAS_OPT  # ptxas -O level (same PTX, other SASS)
     # Fake-quantize: x_hat of this dtype ("bfloat16" | "float16" | "float32") in place of
@@ -176,10 +174,8 @@ class QuantizeConfig:
         if self.l2_ahead is None:
             ahead = L2_AHEAD if per_tensor_16bit and not self.persistent else 0
             object.__setattr__(self, "l2_ahead", ahead)
-        if self.l2_ahead < 0 or (self.l2_ahead and self.persistent):
-            raise ValueError("l2_ahead: a CTA count >= 0, and not for persistent kernels")
-        if self.l2_next_item and not (self.persistent and self.block == "16x16"):
-            raise ValueError("l2_next_item: only for the persistent 16x16 kernel")
+        if self.l2_ahead < 0 or (self.l2_ahead and (self.row_scaled or self.persistent)):
+            raise ValueError("l2_ahead: a CTA count >= 0, and not for row-scaled or persistent")
         if self.sms < 1:
             raise ValueError("sms: at least one SM")
         if self.row_tables and not self.row_scaled:

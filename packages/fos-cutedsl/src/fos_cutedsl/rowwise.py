@@ -7,8 +7,8 @@ Per thread: ``groups_per_thread`` 1x16 groups one CTA-wide stride apart, each
 through ``group.fast_group`` (``prefetch`` later groups' 16-byte loads in
 flight meanwhile); then, only if a group flagged itself, the exact path for
 the flagged groups, one copy of its code in a run-time loop. With
-``l2_ahead`` a CTA first asks L2 (one bulk prefetch from thread 0; row-scaled, one
-a row) for the input of the CTA ``l2_ahead`` launches later.
+``l2_ahead`` a CTA first asks L2 (one bulk prefetch from thread 0) for the
+input of the CTA ``l2_ahead`` launches later.
 
 Tiling. 256 threads per CTA (16-bit row-scaled: ``ROW_SCALED_THREADS``). Per
 tensor, group ``t`` of the tensor is thread ``t % threads``'s of CTA
@@ -155,10 +155,7 @@ def quantize_groups(cfg, mX, amax: RowAmax, mCodes, mScales, groups_per_row: Int
             # computed; the first ones fly during step 1 and the table build.
             at = _Position(cfg, first, rows, groups_per_row, total, ragged)
             if cutlass.const_expr(cfg.l2_ahead > 0 and not ragged):
-                if cutlass.const_expr(cfg.row_scaled):
-                    _prefetch_later_rows(cfg, mX, row_lo, rows, groups_per_row)
-                else:
-                    _prefetch_later_cta(cfg, mX, chunk, total)
+                _prefetch_later_cta(cfg, mX, chunk, total)
             depth = min(cfg.prefetch, cfg.groups_per_thread)
             ahead = [load_group(cfg, mX, at.group(k)) for k in range(depth)]
             if cutlass.const_expr(cfg.row_scaled):
@@ -242,17 +239,6 @@ def _prefetch_later_cta(cfg, mX, chunk, total):
     wanted = Int32(tidx == 0) & Int32(later + per_block <= total)
     start = cutlass.min(later, total - 1)  # a valid address even where not wanted
     prefetch_l2(wanted, group_address(cfg, mX, start), per_block * cfg.words * 4)
-
-
-def _prefetch_later_rows(cfg, mX, row_lo, rows, groups_per_row):
-    """Row-scaled: ask L2 for the input of the CTA ``l2_ahead`` launches later (its rows
-    in the same 64 groups of columns), one ``cp.async.bulk.prefetch.L2`` a row."""
-    tidx, _, _ = cute.arch.thread_idx()
-    _, bidy, _ = cute.arch.block_idx()
-    row = row_lo + cfg.l2_ahead * cfg.cta_rows + Int64(tidx)
-    wanted = Int32(tidx < cfg.cta_rows) & Int32(row < rows)
-    start = cutlass.min(row, rows - 1) * groups_per_row + Int64(bidy) * 64  # always valid
-    prefetch_l2(wanted, group_address(cfg, mX, start), 64 * cfg.words * 4)
 
 
 class _Position:

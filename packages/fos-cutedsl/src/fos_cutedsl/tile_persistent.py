@@ -25,10 +25,9 @@ from .choice import choice_margin, global_scale
 from .config import GROUP, QuantizeConfig, launch_bounds
 from .group import build_scale_table, scaled_margin
 from .ieee import div_rn
-from .memory import prefetch_line_l2
 from .offsets import amax_vector
 from .persistent import WARP, draw_unit
-from .tile import LINE, Lanes, fast_unit, rare_units, strip_tiles
+from .tile import Lanes, fast_unit, rare_units, strip_tiles
 from .tile_math import ROWS_PER_LANE, load_unit_into
 
 
@@ -134,8 +133,6 @@ def run_item(
     following = draw_unit(counter, first, stride)
     next_block = following // strips
     next_strip = following - next_block * strips
-    if cutlass.const_expr(cfg.l2_next_item):
-        prefetch_item_l2(cfg, arrays, following < items, next_strip, next_block)
     lanes = Lanes(cfg, *arrays, strip, Int64(row_block))
     depth = min(cfg.prefetch, cfg.groups_per_thread)
     ahead = [[b[w] for b in buffers[j] for w in range(4)] for j in range(depth)]
@@ -162,22 +159,6 @@ def run_item(
         after=lambda: reload(later, buffers),
     )  # fmt: skip
     return following, next_block, next_strip
-
-
-def prefetch_item_l2(cfg, arrays, valid, strip, row_block):
-    """Ask L2 for the input of the item in ``strip`` and ``row_block`` (``valid``): its
-    16 ``K`` rows of 128 bytes, a line per lane and step. A hint: it cannot change a bit."""
-    mX, _, _, tile_rows, tile_cols = arrays
-    tidx, _, _ = cute.arch.thread_idx()
-    lane = Int32(tidx) % WARP
-    rows = GROUP * cfg.groups_per_thread
-    esize = cfg.width // 8
-    row_bytes = tile_cols * (GROUP * esize)
-    first = mX.iterator.toint() + Int64(strip) * LINE + Int64(row_block) * rows * row_bytes
-    for step in range((rows + WARP - 1) // WARP):
-        row = Int64(row_block) * rows + (lane + step * WARP)
-        wanted = valid & (lane + step * WARP < rows) & (row < tile_rows * GROUP)
-        prefetch_line_l2(Int32(wanted), first + Int64(lane + step * WARP) * row_bytes)
 
 
 def reload(later, buffers):

@@ -1,6 +1,6 @@
 """How the input's and outputs' placement in device memory moves a kernel's time.
 
-    python bench/placement.py [--shapes 8192x4096,32768x2048] [--out DIR]
+    python bench/placement.py [--shapes 8192x4096,32768x2048] [--variants L,L] [--out DIR]
 
 Issue 27 saw 16x16 move by 9 points of copy between freshly allocated buffers, and
 1x16 by 3. Each variant (``fos_cutedsl.compile.compile_quantize``, bits checked
@@ -37,11 +37,12 @@ VARIANTS = (
     ("16x16 mse 2 units", "16x16", False, "mse", {"groups_per_thread": 2}),
     ("16x16 staged", "16x16", False, "mae", {"stage_stores": True}),
     ("1x16 3 groups", "1x16", False, "mae", {"groups_per_thread": 3}),
+    ("16x16 copy async", "16x16", False, "mae", {"copy_async": True}),
 )
 # x and outputs moved together (v25: x +0 with outputs +0 ran 48.5 us at 8192 x 4096,
 # with outputs +256 B 42.9): which relative offsets matter.
 PAIR_OFFSETS = (0, 256, 4096, 65536)
-PAIR_VARIANTS = ("16x16 default", "16x16 staged", "1x16 default")
+PAIR_VARIANTS = ("16x16 default", "16x16 staged", "1x16 default", "16x16 copy async")
 X_OFFSETS = (0, 256, 1024, 4096, 16384, 65536, 1 << 20)  # bytes; 16-byte aligned
 OUT_OFFSETS = (0, 256, 4096, 65536, 1 << 20)
 FRESH = 4
@@ -67,13 +68,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", default="8192x4096,32768x2048", help="RxC[,RxC...]")
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    parser.add_argument("--variants", help="LABEL[,LABEL...] of VARIANTS (default: all)")
     args = parser.parse_args()
+    chosen = args.variants.split(",") if args.variants else [v[0] for v in VARIANTS]
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     roof = copy_tbps("cuda")
     print(f"copy roofline: {roof:.2f} TB/s", flush=True)
     gen = torch.Generator(device="cuda").manual_seed(2)
     kernels = {}
     for label, block, row_scaled, err_mode, tuning in VARIANTS:
+        if label not in chosen:
+            continue
         fn = compile_quantize("bfloat16", block, err_mode, 256, row_scaled, arch, **tuning)
         checks = check_inputs(torch.bfloat16, gen, block)
         if not all(bits_match(fn, x, row_scaled, block, err_mode) for x in checks):
@@ -120,7 +125,7 @@ def main() -> int:
         x = view_at(x_pool, 0, (rows, cols), torch.bfloat16)
         for offset in OUT_OFFSETS[1:]:
             codes, scales = outputs(offset)
-            for label in ("16x16 default", "1x16 default"):
+            for label in ("16x16 default", "1x16 default", "16x16 copy async"):
                 if label in kernels:
                     record(label, x, codes, scales, f"outputs at +{offset}")
         del x_pool, out_pool

@@ -37,12 +37,11 @@ VARIANTS = (
     ("16x16 mse 2 units", "16x16", False, "mse", {"groups_per_thread": 2}),
     ("16x16 staged", "16x16", False, "mae", {"stage_stores": True}),
     ("1x16 3 groups", "1x16", False, "mae", {"groups_per_thread": 3}),
-    ("16x16 copy async", "16x16", False, "mae", {"copy_async": True}),
 )
 # x and outputs moved together (v25: x +0 with outputs +0 ran 48.5 us at 8192 x 4096,
 # with outputs +256 B 42.9): which relative offsets matter.
 PAIR_OFFSETS = (0, 256, 4096, 65536)
-PAIR_VARIANTS = ("16x16 default", "16x16 staged", "1x16 default", "16x16 copy async")
+PAIR_VARIANTS = ("16x16 default", "16x16 staged", "1x16 default")
 X_OFFSETS = (0, 256, 1024, 4096, 16384, 65536, 1 << 20)  # bytes; 16-byte aligned
 OUT_OFFSETS = (0, 256, 4096, 65536, 1 << 20)
 FRESH = 4
@@ -125,7 +124,7 @@ def main() -> int:
         x = view_at(x_pool, 0, (rows, cols), torch.bfloat16)
         for offset in OUT_OFFSETS[1:]:
             codes, scales = outputs(offset)
-            for label in ("16x16 default", "1x16 default", "16x16 copy async"):
+            for label in ("16x16 default", "1x16 default"):
                 if label in kernels:
                     record(label, x, codes, scales, f"outputs at +{offset}")
         del x_pool, out_pool

@@ -12,8 +12,7 @@ medians with the L2 flushed, against the device-to-device copy measured in
 the same run, on every shape of ``--shapes`` (one compile per variant).
 ``--sweep small-shapes`` times the 16x16, row-scaled and persistent knobs
 around their defaults, which were tuned at 32768 rows (issue 27 asks for
-8192 x 4096 too); ``--sweep tile-persistent`` the one-CTA-per-SM 16x16 kernel,
-``--sweep copy-async`` that kernel with its input through shared memory.
+8192 x 4096 too); ``--sweep tile-persistent`` the one-CTA-per-SM 16x16 kernel.
 Writes ``variants.json`` to ``--out`` (default ``$OUT`` or .).
 """
 
@@ -129,20 +128,6 @@ def tile_persistent_sweep() -> tuple:
     return tuple(out)
 
 
-def copy_async_sweep() -> tuple:
-    """The persistent 16x16 kernel with its next item copied into shared memory
-    (``copy_async``, ``tile_stage``) against the register default: threads, units an
-    item (each a stage); mae, mse, f16."""
-    out = [("default", *BF16_16X16, {})]
-    for threads, units in ((640, 3), (768, 3), (640, 2), (768, 2), (512, 4)):
-        tuning = {"copy_async": True, "threads": threads, "groups_per_thread": units}
-        out.append((f"async {threads} {units}u", *BF16_16X16, tuning))
-    for dtype, err_mode in (("bfloat16", "mse"), ("float16", "mae")):
-        out.append(("default", dtype, "16x16", False, err_mode, {}))
-        out.append(("async 640 3u", dtype, "16x16", False, err_mode, {"copy_async": True}))
-    return tuple(out)
-
-
 def parse_shapes(text: str) -> list[tuple[int, int]]:
     shapes = []
     for item in text.split(","):
@@ -161,7 +146,7 @@ def main() -> int:
     chosen_set = parser.add_mutually_exclusive_group()
     chosen_set.add_argument("--defaults", action="store_true", help="only the default knobs")
     chosen_set.add_argument(
-        "--sweep", choices=["small-shapes", "tile-persistent", "copy-async"], help="a knob sweep"
+        "--sweep", choices=["small-shapes", "tile-persistent"], help="a knob sweep"
     )
     args = parser.parse_args()
     shapes = parse_shapes(args.shapes)
@@ -186,8 +171,6 @@ def main() -> int:
         del src, dst
     if args.sweep == "tile-persistent":
         chosen = tile_persistent_sweep()
-    elif args.sweep == "copy-async":
-        chosen = copy_async_sweep()
     elif args.sweep:
         chosen = small_shape_sweep()
     else:

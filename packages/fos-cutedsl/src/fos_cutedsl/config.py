@@ -131,9 +131,6 @@ class QuantizeConfig:
     # every non-negative scale byte a row (``ROW_BYTES``, built once a row from the row's
     # mantissa constants), not computed per group. Needs a non-negative row amax.
     row_tables: bool = False
-    # Persistent 16x16: each warp's next item copied into shared memory by ``cp.async``
-    # (``tile_stage``) instead of loaded one unit ahead into registers.
-    copy_async: bool = False
 
     def __post_init__(self):
         if self.fake is not None and self.fake not in _WIDTHS:
@@ -181,8 +178,6 @@ class QuantizeConfig:
             raise ValueError("l2_ahead: a CTA count >= 0, and not for row-scaled or persistent")
         if self.sms < 1:
             raise ValueError("sms: at least one SM")
-        if self.copy_async and not (self.persistent and self.block == "16x16"):
-            raise ValueError("copy_async: only for the persistent 16x16 kernel")
         if self.row_tables and not self.row_scaled:
             raise ValueError("row_tables: only for row-scaled")
         if self.row_threads % 32 or not 32 <= self.row_threads <= 1024:

@@ -168,25 +168,3 @@ def red_max_u32(addr, value, *, loc=None, ip=None) -> None:
     text = "red.relaxed.gpu.global.max.u32 [$0], $1;"
     ops = [Int64(addr).ir_value(loc=loc, ip=ip), _i(value, loc, ip)]
     _asm(None, ops, text, "l,r", side_effects=True)
-
-
-@dsl_user_op
-def copy_async_if(mask, dst, src, *, loc=None, ip=None) -> None:
-    """``cp.async.cg`` of 16 bytes from global ``src`` to shared ``dst`` where ``mask``
-    is nonzero: the load lands in shared memory without holding a register."""
-    text = "{ .reg .pred p; setp.ne.u32 p, $0, 0; @p cp.async.cg.shared.global [$1], [$2], 16; }"
-    ops = [_i(mask, loc, ip), _i(dst, loc, ip), Int64(src).ir_value(loc=loc, ip=ip)]
-    _asm(None, ops, text, "r,r,l", side_effects=True)
-
-
-@dsl_user_op
-def copy_async_commit(*, loc=None, ip=None) -> None:
-    """``cp.async.commit_group``: the thread's copies since the last commit form a group."""
-    _asm(None, [], "cp.async.commit_group;", "", side_effects=True)
-
-
-@dsl_user_op
-def copy_async_wait(newer: int, *, loc=None, ip=None) -> None:
-    """``cp.async.wait_group``: wait until at most ``newer`` of the thread's groups are
-    pending (so every older group's bytes are in shared memory)."""
-    _asm(None, [], f"cp.async.wait_group {newer};", "", side_effects=True)

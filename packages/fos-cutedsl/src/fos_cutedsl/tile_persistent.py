@@ -29,7 +29,6 @@ from .offsets import amax_vector
 from .persistent import WARP, draw_unit
 from .tile import Lanes, fast_unit, rare_units, strip_tiles
 from .tile_math import ROWS_PER_LANE, load_unit_into
-from .tile_stage import Stages, stage_bytes
 
 
 class TilePersistentKernel:
@@ -63,15 +62,10 @@ class TilePersistentKernel:
         kernel.launch(
             grid=[grid, 1, 1],
             block=[cfg.threads, 1, 1],
-            smem=cfg.smem_bytes + 16 + self.stage_bytes(),  # the table, the item counter
+            smem=cfg.smem_bytes + 16,  # the table and the item counter
             stream=stream,
             **launch_bounds(cfg.threads, cfg.min_blocks),
         )
-
-    def stage_bytes(self) -> int:
-        """``copy_async``: the warps' stages (``tile_stage``), else 0."""
-        cfg = self.cfg
-        return stage_bytes(cfg.threads // WARP, cfg.groups_per_thread) if cfg.copy_async else 0
 
     @cute.kernel
     def kernel(
@@ -102,20 +96,14 @@ class TilePersistentKernel:
         item = first + (Int32(tidx) // WARP) * stride
         row_block = item // strips
         strip = item - row_block * strips
-        if cutlass.const_expr(cfg.copy_async):
-            stages = Stages(cfg, smem)
-            start = Lanes(cfg, *arrays, cutlass.min(strip, strips - 1), Int64(row_block))
-            for k in cutlass.range_constexpr(cfg.groups_per_thread):
-                stages.issue(k, start, Int32(item < items))
-        else:
-            depth = min(cfg.prefetch, cfg.groups_per_thread)
-            buffers = [
-                [cute.make_rmem_tensor((4,), Uint32) for _ in range(ROWS_PER_LANE)]
-                for _ in range(depth)
-            ]
-            start = Lanes(cfg, *arrays, cutlass.min(strip, strips - 1), Int64(row_block))
-            for j in cutlass.range_constexpr(depth):
-                load_unit_into(start, j, buffers[j])
+        depth = min(cfg.prefetch, cfg.groups_per_thread)
+        buffers = [
+            [cute.make_rmem_tensor((4,), Uint32) for _ in range(ROWS_PER_LANE)]
+            for _ in range(depth)
+        ]
+        start = Lanes(cfg, *arrays, cutlass.min(strip, strips - 1), Int64(row_block))
+        for j in cutlass.range_constexpr(depth):
+            load_unit_into(start, j, buffers[j])
         if tidx == 0:
             counter[0] = Int32(cfg.threads // WARP)
 
@@ -126,18 +114,11 @@ class TilePersistentKernel:
         consts = (gamax, s, s_dec, margin, d)
         build_scale_table(cfg, table, s_dec, gamax)  # (its barrier also publishes the counter)
 
-        if cutlass.const_expr(cfg.copy_async):
-            while item < items:
-                item, row_block, strip = run_staged_item(
-                    cfg, arrays, table, counter, stages, consts, item, row_block, strip,
-                    first, stride, strips, items,
-                )  # fmt: skip
-        else:
-            while item < items:
-                item, row_block, strip = run_item(
-                    cfg, arrays, table, counter, buffers, consts, item, row_block, strip,
-                    first, stride, strips, items,
-                )  # fmt: skip
+        while item < items:
+            item, row_block, strip = run_item(
+                cfg, arrays, table, counter, buffers, consts, item, row_block, strip,
+                first, stride, strips, items,
+            )  # fmt: skip
 
 
 @cute.jit
@@ -177,32 +158,6 @@ def run_item(
         cfg, lanes, None, flagged, undecided_units, s, s_dec, gamax, d, table,
         after=lambda: reload(later, buffers),
     )  # fmt: skip
-    return following, next_block, next_strip
-
-
-@cute.jit
-def run_staged_item(
-    cfg, arrays, table, counter, stages, consts, item, row_block, strip, first, stride,
-    strips, items,
-):  # fmt: skip
-    """``run_item`` with ``copy_async``: each unit's words from its stage, which then
-    takes the same unit of the next item; returns the next item, its row block and strip."""
-    gamax, s, s_dec, margin, d = consts
-    following = draw_unit(counter, first, stride)
-    next_block = following // strips
-    next_strip = following - next_block * strips
-    lanes = Lanes(cfg, *arrays, strip, Int64(row_block))
-    later = Lanes(cfg, *arrays, cutlass.min(next_strip, strips - 1), Int64(next_block))
-    live = Int32(following < items)
-    flagged = Int32(0)  # bit k: unit k's tile needs the exact path
-    undecided_units = Int32(0)  # bit k: unit k's choice needs SPEC's errors
-    for k in cutlass.range_constexpr(cfg.groups_per_thread):
-        words = stages.read(k)
-        stages.issue(k, later, live)
-        slow, undecided = fast_unit(cfg, lanes, None, k, words, s, margin, table)
-        flagged = flagged | (slow << k)
-        undecided_units = undecided_units | (undecided << k)
-    rare_units(cfg, lanes, None, flagged, undecided_units, s, s_dec, gamax, d, table)
     return following, next_block, next_strip
 
 

@@ -1,20 +1,21 @@
-"""Run one kernel variant a few times at 32768 x 7168, as a target for Nsight Compute.
+"""Run kernel variants as targets for Nsight Compute: a warm-up call each, then one
+profiled call each, in the order given, between ``cudaProfilerStart`` and ``Stop``.
 
-    ncu --clock-control none -k regex:kernel_cutlass --launch-skip 2 --launch-count 1 \
-        --section SpeedOfLight --section SchedulerStats --section WarpStateStats \
-        --section Occupancy --metrics smsp__inst_executed.sum \
-        python bench/profile_target.py bfloat16 1x16 tensor '{"e4m3_codes": false}'
+    ncu --profile-from-start off --clock-control none --section WarpStateStats \
+        python bench/profile_target.py --shape 32768x7168 \
+        bfloat16:1x16:tensor 'bfloat16:1x16:tensor:{"linear4": true}' bfloat16:16x16:tensor
 
-The pipe and memory profiles of ``bench/NOTES.md`` (v9) use
-``--metrics 'regex:^sm__inst_executed_pipe_[a-z0-9_]+\\.sum$'`` and the ``lts__`` /
-``l1tex__`` sector counts instead of the sections. The third argument is
-``tensor`` or ``row``; the fourth, optional, is ``QuantizeConfig`` knobs as JSON.
+A variant is ``dtype:block:tensor|row[:JSON knobs]`` (``QuantizeConfig`` tuning knobs,
+bound 256); ``--err-mode`` applies to all. The pipe and memory profiles of
+``bench/NOTES.md`` (v9) use ``--metrics 'regex:^sm__inst_executed_pipe_[a-z0-9_]+\\.sum$'``
+and the ``lts__`` / ``l1tex__`` sector counts; v34's stall table the
+``smsp__average_warps_issue_stalled_*_per_issue_active`` ratios.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 
 import torch
 
@@ -22,19 +23,39 @@ import fos_reference
 from fos_cutedsl.compile import compile_quantize
 
 
-def main() -> None:
-    dtype, block, amax = sys.argv[1], sys.argv[2], sys.argv[3]
-    tuning = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
+def target(spec: str, shape: tuple[int, int], err_mode: str):
+    """One variant's compiled call on fresh normal input of ``shape``, ready to run."""
+    dtype, block, amax, *knobs = spec.split(":", 3)
+    if amax not in ("tensor", "row"):
+        raise ValueError(f"{spec!r}: the third field is 'tensor' or 'row'")
+    tuning = json.loads(knobs[0]) if knobs else {}
     row_scaled = amax == "row"
-    fn = compile_quantize(dtype, block, "mae", 256, row_scaled, "sm_90a", **tuning)
-    rows, cols = 32768, 7168
+    fn = compile_quantize(dtype, block, err_mode, 256, row_scaled, "sm_90a", **tuning)
+    rows, cols = shape
     x = torch.randn(rows, cols, device="cuda").to(getattr(torch, dtype))
     gamax = fos_reference.nan_amax(x, dim=1) if row_scaled else fos_reference.nan_amax(x)
     codes = torch.empty(rows, cols // 2, dtype=torch.uint8, device="cuda")
     scales = torch.empty(rows, cols // 16, dtype=torch.float8_e4m3fn, device="cuda")
-    for _ in range(3):
-        fn(x, gamax, codes, scales)  # () per tensor, (R,) row-scaled
+    return lambda: fn(x, gamax, codes, scales)  # () per tensor, (R,) row-scaled
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variants", nargs="+", help="dtype:block:tensor|row[:JSON knobs]")
+    parser.add_argument("--shape", default="32768x7168", help="RxC")
+    parser.add_argument("--err-mode", default="mae", choices=["mae", "mse"])
+    args = parser.parse_args()
+    rows, cols = (int(n) for n in args.shape.lower().split("x"))
+    calls = [target(v, (rows, cols), args.err_mode) for v in args.variants]
+    for call in calls:
+        call()
     torch.cuda.synchronize()
+    torch.cuda.cudart().cudaProfilerStart()
+    for call in calls:
+        call()
+    torch.cuda.synchronize()
+    torch.cuda.cudart().cudaProfilerStop()
+    print("profiled", len(calls), "launches:", ", ".join(args.variants))
 
 
 if __name__ == "__main__":

@@ -72,14 +72,14 @@ def amax_of(x: torch.Tensor, row_scaled: bool) -> torch.Tensor:
     return fos_reference.nan_amax(x, dim=1) if row_scaled else fos_reference.nan_amax(x)
 
 
-def bits_match(fn, x, row_scaled, block, err_mode) -> bool:
+def bits_match(fn, x, row_scaled, block, err_mode, bound: int = 256) -> bool:
     gamax = amax_of(x, row_scaled)
     rows, cols = x.shape
     codes = torch.full((rows, cols // 2), 0xAB, dtype=torch.uint8, device="cuda")
     scales = torch.full((rows, cols // 16), 0xAB, dtype=torch.uint8, device="cuda")
     fn(x, gamax, codes, scales.view(torch.float8_e4m3fn))
     want_codes, want_scales = fos_reference.quantize(
-        x, gamax, block=block, err_mode=err_mode, e4m3_scale_bound=256
+        x, gamax, block=block, err_mode=err_mode, e4m3_scale_bound=bound
     )
     return torch.equal(codes, want_codes) and torch.equal(scales, want_scales.view(torch.uint8))
 

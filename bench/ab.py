@@ -1,6 +1,7 @@
 """A/B timing of kernel tuning variants on the same buffers, in one GPU call.
 
-    python bench/ab.py --set linear4 [--shapes 32768x7168,8192x4096] [--buffers 2] [--out DIR]
+    python bench/ab.py --set persistent-registers [--shapes 32768x7168,8192x4096]
+                       [--buffers 2] [--out DIR]
 
 A set names, per mode, the variants to compare (``QuantizeConfig`` tuning knobs: same
 bits, other speed). Each variant is checked bit for bit against ``fos_reference`` first
@@ -28,32 +29,16 @@ import fos_reference
 from bench import DTYPES, back_to_back_us, copy_tbps, pct_of_copy, time_us
 from fos_cutedsl.compile import compile_quantize
 
-# set name -> {(dtype, block, row_scaled, err_mode): [(label, tuning), ...]}
+# set name -> {(dtype, block, row_scaled, err_mode): [(label, tuning), ...]}. v36 ran
+# sets "linear4" and "linear4-threads" (a knob since removed; the code is in e87794b).
 SETS = {
-    # Candidate 4 rounded on the FMA pipe (``e2m1.e2m1_round_linear``), not with a ``max``.
-    "linear4": {
-        mode: [("default", {}), ("linear4", {"linear4": True})]
-        for mode in (
-            ("bfloat16", "1x16", False, "mae"),
-            ("bfloat16", "1x16", False, "mse"),
-            ("float16", "1x16", False, "mae"),
-            ("bfloat16", "1x16", True, "mae"),
-            ("bfloat16", "16x16", False, "mae"),
-            ("bfloat16", "16x16", False, "mse"),
-            ("float32", "1x16", False, "mae"),
-        )
-    },
-    # linear4 moved the persistent 1x16 kernel's next loads about 130 SASS later (v36):
-    # with 640 threads ptxas has 96 registers and issues them where the default does.
-    "linear4-threads": {
+    # The persistent 1x16 kernel with the registers to keep its loads further ahead:
+    # 640 threads (96 registers) and 2 groups ahead, against the default (v36).
+    "persistent-registers": {
         mode: [
             ("default", {}),
-            ("linear4", {"linear4": True}),
             ("640 thr", {"threads": 640}),
-            ("linear4 640 thr", {"linear4": True, "threads": 640}),
-            ("linear4 prefetch 2", {"linear4": True, "prefetch": 2}),
             ("640 thr prefetch 2", {"threads": 640, "prefetch": 2}),
-            ("linear4 640 prefetch 2", {"linear4": True, "threads": 640, "prefetch": 2}),
         ]
         for mode in (("bfloat16", "1x16", False, "mae"), ("float16", "1x16", False, "mae"))
     },

@@ -3,7 +3,7 @@ profiled call each, in the order given, between ``cudaProfilerStart`` and ``Stop
 
     ncu --profile-from-start off --clock-control none --section WarpStateStats \
         python bench/profile_target.py --shape 32768x7168 \
-        bfloat16:1x16:tensor 'bfloat16:1x16:tensor:{"linear4": true}' bfloat16:16x16:tensor
+        bfloat16:1x16:tensor 'bfloat16:1x16:tensor:{"threads": 640}' bfloat16:16x16:tensor
 
 A variant is ``dtype:block:tensor|row[:JSON knobs]`` (``QuantizeConfig`` tuning knobs,
 bound 256); ``--err-mode`` applies to all. The pipe and memory profiles of

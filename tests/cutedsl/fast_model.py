@@ -14,9 +14,6 @@ the CPU, exhaustively where the domain allows:
   power of two ``|m - C|`` drops into the binade below (a finer grid), which
   only happens within 2 ulps of ``m``'s grid point. No exponent mask: one
   ``max`` and two ``fma`` whose products are exact.
-* ``round_e2m1_linear``: the same rounding for ``0 <= m <= 4.5`` (candidate 4) with
-  ``C = 2^22 RN(m / 2 + 1)``, linear in ``m`` through the two segments that range
-  spans, so no ``max``; above 4.5 it rounds to 5.
 * ``e2m1_code``: the code of an on-grid magnitude is the bit pattern of
   ``r * 2**-126`` shifted right by 22 (0.5 lands on the subnormal 2**-127).
 * ``grid_value``: ``RN(RN(RN(r * f) * g) / D)`` for the 8 grid magnitudes ``r``
@@ -89,17 +86,6 @@ def round_e2m1_scaled(ms: torch.Tensor) -> torch.Tensor:
     """``round_e2m1`` on ``ms = m * 2^-6`` (``e4m3_codes``): ``max(ms, 2^-5) * 2^22``."""
     c = torch.fmax(ms, torch.tensor(2.0 * CODE_SCALE, dtype=F32)) * torch.tensor(2.0**22, dtype=F32)
     return (ms - c) + c
-
-
-def round_e2m1_linear(m: torch.Tensor, scale: float = 1.0) -> torch.Tensor:
-    """``e2m1.e2m1_round_linear``: ``round_e2m1`` of ``0 <= m <= 4.5 scale`` without ``max``.
-
-    ``c = RN(m / 2 + scale)`` (the product is exact, so the fma rounds once, as this
-    add does), ``C = c 2^22``; ``RN(m - C) + C`` as ``round_e2m1``'s two fma.
-    """
-    c = m * torch.tensor(0.5, dtype=F32) + torch.tensor(scale, dtype=F32)
-    c = c * torch.tensor(2.0**22, dtype=F32)  # exact
-    return (m - c) + c
 
 
 def grid_code_bytes(rs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

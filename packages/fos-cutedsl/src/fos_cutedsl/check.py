@@ -11,9 +11,7 @@ SM100+ targets; no ``.ftz``, no approximate instruction (``div.approx``,
 ``grid_value``'s tagged ``fma.rn.f32 v, r, K, pj; // fos: exact-sum fma`` (a
 representable exact sum), the two tagged ones of the division by the
 constant D (``// fos: div-d fma``, checked on every input they take) and
-``choose_by_bound``'s tagged threshold (``// fos: bound fma``, a bound), the
-candidate-4 rounding's tagged ``fma.rn.f32 c, m, 0.5, s; // fos: linear magic
-fma`` (``QuantizeConfig.linear4``: an exact power-of-two product) and the
+``choose_by_bound``'s tagged threshold (``// fos: bound fma``, a bound) and the
 mse fast path's tagged error sum ``fma.rn.f32 e, d, d, e; // fos: error fma``
 (an approximate error inside that bound): every
 other multiply and add is pinned by inline PTX, so any other fused
@@ -68,12 +66,6 @@ _COUNTED = {
 # exact, so it rounds once like the add it stands for (e2m1.e2m1_round_magic).
 _ANY_FMA = re.compile(r"\bfma\.[a-z0-9.]*f(16|32|64)\b[^;]*;")
 _MAGIC_FMA = re.compile(r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f[4C]A800000,\s*[%\w]+;")
-# ``QuantizeConfig.linear4``'s c = RN(m / 2 + s) for s = 1 or 2^-6: an exact
-# power-of-two product, one rounding (e2m1.e2m1_round_linear).
-_LINEAR_FMA = re.compile(
-    r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f3F000000,\s*0f(3F800000|3C800000);"
-    r"\s*// fos: linear magic fma"
-)
 # grid_value's fma: r * K + 2^e * J, whose exact sum is a float (e2m1.grid_value).
 _EXACT_SUM_FMA = re.compile(
     r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*[%\w]+,\s*pj;\s*// fos: exact-sum fma"
@@ -166,10 +158,8 @@ def audit_ptx(ptx: str, arch: str) -> tuple[list[str], dict[str, int]]:
     counts["div-d fma"] = len(_DIV_D_FMA.findall(ptx))
     counts["bound fma"] = len(_BOUND_FMA.findall(ptx))
     counts["error fma"] = len(_ERROR_FMA.findall(ptx))
-    counts["linear fma"] = len(_LINEAR_FMA.findall(ptx))
     pinned = sum(
-        counts[k]
-        for k in ("magic fma", "exact-sum fma", "div-d fma", "bound fma", "error fma", "linear fma")
+        counts[k] for k in ("magic fma", "exact-sum fma", "div-d fma", "bound fma", "error fma")
     )
     if len(_ANY_FMA.findall(ptx)) != pinned:
         failures.append("forbidden fma (not one of the pinned shapes)")

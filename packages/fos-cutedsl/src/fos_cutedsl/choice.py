@@ -197,23 +197,6 @@ def fast_path_fails(a, inv6, err4, err6, limit=7.0, *, loc=None, ip=None) -> Int
     return Int32(_asm(T.i32(), ops, text, "=r,f,f,f,f"))
 
 
-@dsl_user_op
-def linear_inv(a, inv4, limit: float, *, loc=None, ip=None) -> Float32:
-    """Candidate 4's ``inv`` where ``RN(a * inv4) <= limit``, else NaN (the group's errors
-    turn NaN, so ``fast_path_fails`` sends it to the exact path).
-
-    ``e2m1.e2m1_round_linear`` rounds ``m <= 4.5`` only (``limit``: 4.5 times the code
-    scale); every ``m_i <= RN(a * inv4)`` (RN is monotonic). Only a subnormal or
-    saturated ``f4`` takes ``m`` above. Checked when ``inv4`` is looked up, so nothing of
-    it stays live to the group's end.
-    """
-    text = (
-        "{ .reg .f32 m; .reg .pred p; mul.rn.f32 m, $1, $2;"
-        f" setp.le.f32 p, m, 0f{_f32_hex(limit)}; selp.f32 $0, $2, 0f7FC00000, p; }}"
-    )
-    return Float32(_asm(T.f32(), [_f(a, loc, ip), _f(inv4, loc, ip)], text, "=f,f,f"))
-
-
 # The row-scaled shortcut's range for y = 2^e Y_j (``row_candidate``): inside it y and
 # inv are normal, so the power-of-two scaling is exact, and f g = y D within 4 ulps
 # (s, s_dec normal) puts ``grid_ok`` in force: RN(f g) >= D 2^-124, RN(1.5 f g) <= 2^124.

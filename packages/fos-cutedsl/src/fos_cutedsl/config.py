@@ -131,9 +131,6 @@ class QuantizeConfig:
     # every non-negative scale byte a row (``ROW_BYTES``, built once a row from the row's
     # mantissa constants), not computed per group. Needs a non-negative row amax.
     row_tables: bool = False
-    # Candidate 4 rounded by ``e2m1.e2m1_round_linear`` (FMA pipe) in place of the magic
-    # rounding's ``max`` (ALU pipe); groups whose largest m4 exceeds 4.5 take the exact path.
-    linear4: bool = False
 
     def __post_init__(self):
         if self.fake is not None and self.fake not in _WIDTHS:

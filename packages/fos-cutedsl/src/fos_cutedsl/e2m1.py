@@ -132,30 +132,6 @@ def e2m1_round_magic(m, low: float = 2.0, *, loc=None, ip=None) -> Float32:
     return Float32(_asm(T.f32(), [_f(m, loc, ip)], text, "=f,f"))
 
 
-LINEAR_FMA_TAG = "// fos: linear magic fma"
-
-
-@dsl_user_op
-def e2m1_round_linear(m, scale: float = 1.0, *, loc=None, ip=None) -> Float32:
-    """``e2m1_round_magic`` for ``0 <= m <= 4.5 * scale`` (candidate 4), without the ``max``.
-
-    ``C = 2^22 RN(m / 2 + scale)`` grows linearly through the two segments that
-    range needs: below ``2 scale`` it lies in the binade of ulp ``0.5 scale``, from
-    there in the one of ulp ``scale``, and it is an even multiple of that ulp wherever
-    ``m`` is a tie (ties have few bits), so ``RN(m - C) + C`` rounds ``m`` to the grid
-    with ties to even; above ``4.5 scale`` it would round to 5 (the caller checks the
-    group's largest ``m``: ``choice.fast_path_fails``). Equal to ``e2m1_round_magic``
-    on every float32 in that range (``fast_model.round_e2m1_linear``). The magic
-    rounding's two ``fma`` with an FMA-pipe ``fma`` in place of its ALU-pipe ``max``;
-    the tagged ``fma``'s product is a power of two (exact), so it rounds once.
-    """
-    text = (
-        f"{{ .reg .f32 c, t; fma.rn.f32 c, $1, 0f3F000000, 0f{_f32_hex(scale)}; {LINEAR_FMA_TAG}\n"
-        " fma.rn.f32 t, c, 0fCA800000, $1; fma.rn.f32 $0, c, 0f4A800000, t; }"
-    )
-    return Float32(_asm(T.f32(), [_f(m, loc, ip)], text, "=f,f"))
-
-
 @dsl_user_op
 def grid_value(r, k, j, *, loc=None, ip=None) -> Float32:
     """SPEC's ``RN(RN(RN(r * f) * gamax) / D)`` for an on-grid magnitude ``r``, in 3 ops.

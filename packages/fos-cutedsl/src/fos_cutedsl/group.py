@@ -72,7 +72,6 @@ from .choice import (
     div6,
     fast_path_fails,
     global_scale,
-    linear_inv,
     mantissa_scale,
     row_candidate,
     zero_scale_inv,
@@ -80,7 +79,6 @@ from .choice import (
 from .config import FLT_MAX, GROUP, NAN, ROW_BYTES, TABLE
 from .e2m1 import (
     code_word,
-    e2m1_round_linear,
     e2m1_round_magic,
     grid_code_bytes,
     grid_codes8,
@@ -328,9 +326,8 @@ def fast_group(
     else:
         inv4, y4 = table[byte4, 0], table[byte4, 1]
         inv6, y6 = table[byte6, 0], table[byte6, 1]
-    inv4 = checked_inv4(cfg, a, inv4)  # (NaN here flags the group, the branch below too)
     ax = [abs_f32(v) for v in x]
-    codes4, e4 = _fast_candidate(cfg, ax, inv4, cfg.linear4)
+    codes4, e4 = _fast_candidate(cfg, ax, inv4)
     codes6, e6 = _fast_candidate(cfg, ax, inv6)
     err4, err6 = mul_rn(e4, y4), mul_rn(e6, y6)
 
@@ -378,15 +375,7 @@ def fast_group(
     return slow if mCodes is not None else (slow, word0, word1, scale)
 
 
-def checked_inv4(cfg, a, inv4):
-    """Candidate 4's ``inv`` as ``_fast_candidate`` takes it: with ``linear4``, NaN where
-    its rounding's range ends (``choice.linear_inv``)."""
-    if cutlass.const_expr(cfg.linear4):
-        return linear_inv(a, inv4, 4.5 * cfg.code_scale)
-    return inv4
-
-
-def _fast_candidate(cfg, ax, inv, linear=False):
+def _fast_candidate(cfg, ax, inv):
     """Steps 4-6 for one candidate, fast: its packed codes (two words) and approximate error.
 
     The error sums ``|RN(r_i - m_i)|`` (mae) or its square (mse) in order, in
@@ -398,10 +387,7 @@ def _fast_candidate(cfg, ax, inv, linear=False):
     err = None
     for i in range(GROUP):
         m = mul_rn(ax[i], inv)
-        if cutlass.const_expr(linear):  # candidate 4 with m <= 4.5 (checked per group)
-            r.append(e2m1_round_linear(m, cfg.code_scale))
-        else:
-            r.append(e2m1_round_magic(m, 2.0 * cfg.code_scale))
+        r.append(e2m1_round_magic(m, 2.0 * cfg.code_scale))
         err = add_fast_error(cfg, err, sub_rn(r[i], m))
     return [grid_codes(cfg, r[0:8]), grid_codes(cfg, r[8:16])], err
 

@@ -69,7 +69,6 @@ from .group import (
     block_amax_fast,
     build_scale_table,
     candidate_scales,
-    checked_inv4,
     scaled_margin,
     select_codes,
 )
@@ -215,9 +214,7 @@ def fast_unit(cfg, lanes, stage, k, words, s, margin, table):
     byte4, byte6 = high_byte16(pair), pair & 0xFF
     inv4, y4 = table[byte4, 0], table[byte4, 1]
     inv6, y6 = table[byte6, 0], table[byte6, 1]
-    codes4, codes6, rows4, rows6, signs = fast_candidates(
-        cfg, words, checked_inv4(cfg, a, inv4), inv6
-    )
+    codes4, codes6, rows4, rows6, signs = fast_candidates(cfg, words, inv4, inv6)
     err4 = mul_rn(tile_sum(cfg, fold_rows(rows4)), y4)
     err6 = mul_rn(tile_sum(cfg, fold_rows(rows6)), y6)
 

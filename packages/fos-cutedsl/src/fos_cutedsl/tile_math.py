@@ -25,7 +25,7 @@ from cutlass import Float32, Int32, Uint32
 
 from .choice import add_error, add_fast_error
 from .config import GROUP, QuantizeConfig
-from .e2m1 import e2m1_round_linear, e2m1_round_magic, grid_value, with_signs
+from .e2m1 import e2m1_round_magic, grid_value, with_signs
 from .exact import exact_codes, exact_inv
 from .group import (
     block_amax,
@@ -114,12 +114,9 @@ def fast_candidates(cfg, words, inv4, inv6):
         for j, v in enumerate(v for word in raw for v in unpack_word(cfg, word)):
             row = (8 * w + j) // e
             ax = abs_f32(v)
-            for inv, r, rows, linear in ((inv4, r4, rows4, cfg.linear4), (inv6, r6, rows6, False)):
+            for inv, r, rows in ((inv4, r4, rows4), (inv6, r6, rows6)):
                 m = mul_rn(ax, inv)
-                if cutlass.const_expr(linear):  # candidate 4, m <= 4.5 (``group.checked_inv4``)
-                    r.append(e2m1_round_linear(m, cfg.code_scale))
-                else:
-                    r.append(e2m1_round_magic(m, 2.0 * cfg.code_scale))
+                r.append(e2m1_round_magic(m, 2.0 * cfg.code_scale))
                 rows[row] = add_fast_error(cfg, rows[row], sub_rn(r[-1], m))
         codes4.append(grid_codes(cfg, r4))
         codes6.append(grid_codes(cfg, r6))

@@ -3,12 +3,15 @@
     python bench/placement.py [--shapes 8192x4096,32768x2048] [--variants L,L] [--out DIR]
 
 Issue 27 saw 16x16 move by 9 points of copy between freshly allocated buffers, and
-1x16 by 3. Each variant (``fos_cutedsl.compile.compile_quantize``, bits checked
+1x16 by 3. (v36: at one address the 16x16 time moves as much with the data or the amax
+alone; it follows the tiles whose choice the bound leaves open, not the addresses.)
+Each variant (``fos_cutedsl.compile.compile_quantize``, bits checked
 against ``fos_reference`` first) is timed on views of one pool at several byte offsets
 of x (outputs fixed), at pairs of offsets of x and of the outputs, at several
 offsets of the codes and scales (x fixed), and on fresh allocations with padding
 between them. Times: ``bench.time_us`` (L2 flushed,
-one event pair a run) and ``bench.back_to_back_us``. Writes ``placement.json``.
+one event pair a run) and ``bench.back_to_back_us``, with each record's wall-clock start
+and end (to set beside a clock log). Writes ``placement.json``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import json
 import math
 import os
 import statistics
+import time
 from pathlib import Path
 
 import torch
@@ -98,8 +102,10 @@ def main() -> int:
             return codes, scales
 
         def record(label, x, codes, scales, placement, r=rows, c=cols, n=nbytes):
+            start = time.time()
             row = time_one(kernels[label], x, codes, scales, n, roof)
-            row.update(variant=label, shape=[r, c], placement=placement)
+            row.update(variant=label, shape=[r, c], placement=placement, start=start,
+                       end=time.time())  # fmt: skip
             rows_out.append(row)
             print(f"{r:6d}x{c:<5d} {label:18s} {placement:22s} {row['us']:7.1f} us"
                   f" {row['pct']:5.1f}% | back to back {row['us_back_to_back']:7.1f} us"

@@ -25,6 +25,7 @@ KINDS = (
     "ties",  # every E2M1 rounding midpoint, exactly hit (s = 1, power-of-two scales)
     "lattice",  # values on the E2M1 grid: both candidates exact, error ties
     "sparse",  # one or two nonzeros per group: near-tie candidate errors
+    "outlier_channels",  # 1 column in 32 times 50: groups whose candidates tie in value
     "dtype_max",  # values at and near the dtype's largest finite value
     "subnormal",  # the dtype's subnormals (bf16 shares float32's range)
     "neg_zero",  # -0.0, +0.0 and tiny negatives that round to -0
@@ -112,6 +113,10 @@ def make_case(
         x = torch.zeros(n)
         hits = torch.rand(n, generator=gen) < 0.1
         x[hits] = randn(int(hits.sum())) * 3.0
+    elif kind == "outlier_channels":
+        wide = torch.where(torch.rand(cols, generator=gen) < 1 / 32, 50.0, 1.0)
+        x = randn(rows, cols) * wide * 2.0 ** torch.randint(-8, 9, (1,), generator=gen).item()
+        x = x.reshape(-1)
     elif kind == "dtype_max":
         big = finfo.max
         x = choice((big, -big, big * 0.75, big / 6, 1.0, -0.5), n)

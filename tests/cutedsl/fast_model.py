@@ -219,12 +219,14 @@ def bounded_choice(
     big = torch.tensor(448.0, dtype=F32)
     f4 = torch.fmin(base * torch.tensor(1.5, dtype=F32), big).to(torch.float8_e4m3fn).float()
     f6 = torch.fmin(base, big).to(torch.float8_e4m3fn).float()
-    ps, ys = [], []
+    ps, ys, rs = [], [], []
     for f in (f4, f6):
         y = f * s_dec
         inv = torch.fmin(torch.tensor(1.0, dtype=F32) / y, torch.tensor(3.4028234663852886e38))
         m = ax * inv.unsqueeze(2)
-        diff = round_e2m1(m) - m
+        r = round_e2m1(m)
+        rs.append(r)
+        diff = r - m
         yb = y if err_mode == "mae" else y * y
         yb = torch.where(y > 0, yb, torch.tensor(float("nan")))
         if block == "16x16":
@@ -244,7 +246,23 @@ def bounded_choice(
     delta = p6 - p4
     pick4 = delta > m
     decided = pick4 | (delta < -m) | (f4 == f6)
+    if block == "1x16":  # ``group.same_values``: a tie, SPEC keeps map-to-6 (pick4 is False)
+        decided = decided | same_values(f4, f6, rs[0], rs[1])
     return pick4, decided
+
+
+def same_values(f4: torch.Tensor, f6: torch.Tensor, r4: torch.Tensor, r6: torch.Tensor):
+    """``group.same_values`` on (R, G) scales and (R, G, 16) magnitudes: ``f4 = 1.5 f6``
+    and ``r6 = 1.5 r4`` everywhere, so every ``r4 f4 = r6 f6`` (exact products)."""
+    onex5 = torch.tensor(1.5, dtype=F32)
+    return (f4 == f6 * onex5) & (r6 == r4 * onex5).all(dim=2)
+
+
+def codes_off_1_5(c4: torch.Tensor, c6: torch.Tensor, low: int) -> torch.Tensor:
+    """``e2m1.codes_off_1_5`` on int64 words: 0 where every code of ``c6`` is 1.5 times
+    ``c4``'s (bit 0 of each code at a set bit of ``low``)."""
+    nonzero = ((c4 >> 1) | (c4 >> 2)) & low
+    return (((nonzero | c4) ^ c6) | (c4 & low)) & 0xFFFFFFFF
 
 
 def fast_term(diff: torch.Tensor, err: torch.Tensor | None, err_mode: str) -> torch.Tensor:

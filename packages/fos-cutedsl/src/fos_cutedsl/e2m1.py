@@ -298,6 +298,24 @@ def code_word(even, odd, *, loc=None, ip=None) -> Int32:
 
 
 @dsl_user_op
+def codes_off_1_5(c4, c6, low: int, *, loc=None, ip=None) -> Int32:
+    """0 where every code of word ``c6`` stands for 1.5 times the magnitude of ``c4``'s code.
+
+    Unsigned codes, bit 0 of each at a set bit of ``low``: nibbles (``grid_codes8``,
+    0x11111111) or ``grid_code_bytes``' ``code << 2`` (0x04040404). On the E2M1 grid
+    ``1.5 r`` is on the grid only for ``r = 0, 1, 2, 4`` (even codes), and it is 0 or
+    the next code up: so ``c4`` must have no odd code, and ``c6`` must be ``c4`` with
+    bit 0 set in every nonzero code.
+    """
+    text = (
+        "{ .reg .b32 a, b; shr.b32 a, $1, 1; shr.b32 b, $1, 2; or.b32 a, a, b;"
+        f" and.b32 a, a, {low}; or.b32 a, a, $1; xor.b32 a, a, $2;"
+        f" and.b32 b, $1, {low}; or.b32 $0, a, b; }}"
+    )
+    return Int32(_asm(T.i32(), [_i(c4, loc, ip), _i(c6, loc, ip)], text, "=r,r,r"))
+
+
+@dsl_user_op
 def sign_nibbles16(w0, w1, w2, w3, *, loc=None, ip=None) -> Int32:
     """Signs of eight 16-bit elements (two per word, element 2k low) as 0xF / 0x0 nibbles.
 

@@ -133,6 +133,13 @@ def less_mask(a, b, *, loc=None, ip=None) -> Int32:
 
 
 @dsl_user_op
+def equal_mask(a, b, *, loc=None, ip=None) -> Int32:
+    """``set.eq.u32.f32``: all ones if ``a == b`` (ordered: false when either is NaN), else 0."""
+    text = "set.eq.u32.f32 $0, $1, $2;"
+    return Int32(_asm(T.i32(), [_f(a, loc, ip), _f(b, loc, ip)], text, "=r,f,f"))
+
+
+@dsl_user_op
 def pick_f32(mask, a, b, *, loc=None, ip=None) -> Float32:
     """``a`` where the Int32 ``mask`` is nonzero, else ``b`` (``selp.f32``; no arithmetic)."""
     text = "{ .reg .pred p; setp.ne.u32 p, $1, 0; selp.f32 $0, $2, $3, p; }"

@@ -201,7 +201,8 @@ def bounded_choice(
     Mirrors ``group``: ``m = RN(|x| inv)``, ``r = round_e2m1(m)``, error sum of
     ``|RN(r - m)|`` (or for mse its square, fused into the add) in order,
     ``p = RN(e y)`` (``y = RN(f s_dec)``,
-    squared for mse), then ``choice.choose_by_bound``. A 16x16 tile sums as
+    squared for mse), then ``choice.choose_by_bound``; a 1x16 group whose candidates
+    dequantize to equal values (``same_values``) is decided: the tie it is. A 16x16 tile sums as
     ``tile`` does with ``lane_elements`` (E) per lane: see ``tile_error_sum``.
     Groups outside the fast path (``m >= 7``, NaN) come out undecided or are
     flagged by the kernel anyway.

@@ -38,8 +38,10 @@ Fast path (``fast_group``), per group in SPEC's order:
 8. Map-to-4 only when ``err4 < err6`` (ordered: ties and NaN pick map-to-6).
    The approximate errors are within a proven bound of SPEC's
    (``choice.choose_by_bound``), so where they differ by more than it, their
-   order is SPEC's. Otherwise (about 0.1% of random groups; ties, NaN) the
-   group computes SPEC's errors exactly: ``fma(r, K, 2^e(r) J)`` is SPEC's
+   order is SPEC's. Otherwise (about 0.1% of random groups; ties, NaN) a group
+   whose candidates dequantize every element to the same value keeps map-to-6
+   (``same_values``: a tie; most of the open groups of data with outlier
+   channels), and any other computes SPEC's errors exactly: ``fma(r, K, 2^e(r) J)`` is SPEC's
    ``RN(RN(RN(r f) g) / D)`` with per-candidate constants ``K``, ``J``, then
    ``d = RN(V - |x_i|)`` summed in order; the signs come from the input words'
    sign bits (``prmt``). Proofs: ``tests/cutedsl/fast_model.py``, ``test_fast_algebra.py``.

@@ -27,7 +27,12 @@ def main(description: str, default_name: str, stages: dict[str, Stage]) -> int:
     """Run the chosen ``stages``; print PASS/FAIL per stage and overall; exit code 1 on FAIL."""
     parser = argparse.ArgumentParser(description=description)
     default_out = Path(os.environ.get("OUT", ".")) / default_name
-    parser.add_argument("--out", type=Path, default=default_out, help="JSON summary path")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=default_out,
+        help=f"JSON summary path, or a folder for {default_name}",
+    )
     parser.add_argument("--stages", nargs="+", choices=list(stages), default=list(stages))
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -64,7 +69,8 @@ def main(description: str, default_name: str, stages: dict[str, Stage]) -> int:
         }
         all_failures += failures
     summary["result"] = "FAIL" if all_failures else "PASS"
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(summary, indent=2))
+    out = args.out / default_name if args.out.is_dir() else args.out  # (gpu_verify.py's --out DIR)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(summary, indent=2))
     print(summary["result"])
     return 1 if all_failures else 0

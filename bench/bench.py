@@ -56,6 +56,7 @@ the H200, which one event pair per replay charges to the op (``us_back_to_back``
     python bench/bench.py --quick                # one shape per op, bf16
     python bench/bench.py --repeat 3 --buffers 3 # spread: 3 runs x 3 fresh buffers per case
     python bench/bench.py --ops quantize --rows 32768 --cols 7168 --dtypes bfloat16
+    python bench/bench.py --ops quantize --data outlier_channels  # activation-like inputs
 
 Output: a table on stdout, JSON (``--out``, rewritten after every case) and a
 PNG of % of copy per op beside it. Without a GPU it times the reference on the
@@ -130,6 +131,7 @@ class Case:
     l2: str = "flushed"  # "hot": timed without flushing L2
     experts: int = 0  # grouped ops: the experts the rows are split over (skewed_offsets)
     swizzle: bool = False  # quantize_rowwise_columnwise: scales in the block-scaled GEMM layout
+    data: str = "normal"  # the input's values: a key of DATA
 
     @property
     def bytes_moved(self) -> int:
@@ -158,7 +160,8 @@ class Case:
         hot = " hot" if self.l2 == "hot" else ""
         amax = f"E={self.experts}" if self.experts else amax
         amax += " swizzled" if self.swizzle else ""
-        mode = f"{self.block} {amax} {self.dtype} {self.err_mode}{hot}"
+        data = "" if self.data == "normal" else f" {self.data}"
+        mode = f"{self.block} {amax} {self.dtype} {self.err_mode}{hot}{data}"
         return f"{self.op} {self.rows}x{self.cols} {mode}"
 
 
@@ -342,10 +345,26 @@ def transposed_copy_path(x, global_amax, **knobs):
             *fos_op.quantize(x.t().contiguous(), global_amax, **knobs))  # fmt: skip
 
 
+def outlier_channels(rows: int, cols: int, gen: torch.Generator, device: str) -> torch.Tensor:
+    """Normals with 1% of the columns 50 times larger: the outlier channels of activations,
+    which leave about 1.6% of 1x16 groups to the kernels' rare path (``bench/NOTES.md``, v37)."""
+    x = torch.randn(rows, cols, device=device, generator=gen)
+    wide = torch.rand(cols, device=device, generator=gen) < 0.01
+    return x * torch.where(wide, 50.0, 1.0)
+
+
+#: ``--data``: how x is drawn (float32, before the cast to the case's dtype).
+DATA = {
+    "normal": lambda rows, cols, gen, device: torch.randn(rows, cols, device=device, generator=gen),
+    "outlier_channels": outlier_channels,
+}
+
+
 def make_inputs(case: Case, device: str, seed: int) -> dict[str, torch.Tensor]:
-    """Random normal x (never zeros: they hide unwritten outputs) and what the op needs of it."""
+    """Random x of ``case.data`` (never zeros: they hide unwritten outputs) and what the op
+    needs of it."""
     gen = torch.Generator(device=device).manual_seed(seed)
-    x = torch.randn(case.rows, case.cols, device=device, generator=gen).to(DTYPES[case.dtype])
+    x = DATA[case.data](case.rows, case.cols, gen, device).to(DTYPES[case.dtype])
     inputs = {"x": x}
     if case.experts:
         inputs["offsets"] = skewed_offsets(case.rows, case.experts, device)
@@ -874,6 +893,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--back-to-back", action="store_true",
                         help="also time fos rows as back_to_back_us (us_back_to_back)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--data", default="normal", choices=DATA,
+                        help="the inputs' values (the targets are for normal)")  # fmt: skip
     parser.add_argument("--out", type=Path, help="JSON path (default: bench/results/<gpu>.json)")
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--flush", default="clean", choices=Flush.MODES,
@@ -891,6 +912,7 @@ def main(argv=None) -> int:
     else:
         cases, gpu = gpu_cases(args), torch.cuda.get_device_name()
         peers, flush = Peers(args.compiled, args.fouroversix), set_flush(args.flush)
+    cases = [replace(case, data=args.data) for case in cases]
     name = gpu.lower().replace("nvidia ", "").replace(" ", "-")
     out = args.out or RESULTS / f"{name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)

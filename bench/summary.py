@@ -29,6 +29,7 @@ CASE_FIELDS = (
     "l2",
     "experts",
     "swizzle",
+    "data",
 )
 
 # (op, rows, cols, block, row_scaled, err_mode, min % of copy), bf16, L2 flushed
@@ -70,7 +71,7 @@ TARGETS = (
 
 def case_of(record: dict) -> tuple:
     """The case a record belongs to; records written before "op" existed are quantize."""
-    defaults = {"op": "quantize", "l2": "flushed", "experts": 0, "swizzle": False}
+    defaults = {"op": "quantize", "l2": "flushed", "experts": 0, "swizzle": False, "data": "normal"}
     return tuple(record.get(k, defaults.get(k)) for k in CASE_FIELDS)
 
 
@@ -124,7 +125,8 @@ def target_rows(payload: dict) -> list[dict]:
     out = []
     for op, rows, cols, block, row_scaled, err_mode, target, *experts in TARGETS:
         experts = experts[0] if experts else 0
-        key = (op, rows, cols, "bfloat16", block, row_scaled, err_mode, "flushed", experts, False)
+        key = (op, rows, cols, "bfloat16", block, row_scaled, err_mode, "flushed", experts, False,
+               "normal")  # fmt: skip
         row = fos.get(key, {})
         shape = f"{rows}x{cols}" + (f" E={experts}" if experts else "")
         out.append({"op": op, "shape": shape, "block": block,

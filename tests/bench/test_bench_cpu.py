@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
@@ -78,6 +79,20 @@ def test_bytes_per_element(bench):
                "amax+quantize": 4.5625, "quantize_row_amax": 2.5625}  # fmt: skip
     for op, want in per_elt.items():
         assert bench.Case(op=op, rows=16, cols=1024).bytes_moved == want * 16 * 1024
+
+
+def test_outlier_channels_data(bench, summary):
+    """``--data outlier_channels``: the quantize inputs' columns, 1% of them 50 times larger;
+    records of it are their own case, and no target reads them."""
+    case = bench.Case(op="quantize", rows=64, cols=4096, data="outlier_channels")
+    x = bench.make_inputs(case, "cpu", seed=1)["x"].float()
+    wide = x.abs().amax(dim=0) > 12  # 50 sigma columns: every row's normal times 50
+    assert 10 <= int(wide.sum()) <= 80
+    assert "outlier_channels" in case.label()
+    normal = bench.make_inputs(bench.Case(op="quantize", rows=64, cols=4096), "cpu", seed=1)["x"]
+    assert not torch.equal(normal, x.bfloat16())
+    assert summary.case_of({"op": "quantize"})[-1] == "normal"  # records before the field
+    assert bench.parse_args(["--data", "outlier_channels"]).data == "outlier_channels"
 
 
 def test_summary_reads_it(payload, summary):

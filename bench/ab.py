@@ -1,7 +1,7 @@
 """A/B timing of kernel tuning variants on the same buffers, in one GPU call.
 
     python bench/ab.py --set persistent-registers [--shapes 32768x7168,8192x4096]
-                       [--buffers 2] [--out DIR]
+                       [--buffers 2] [--data normal|outlier_channels] [--out DIR]
 
 A set names, per mode, the variants to compare (``QuantizeConfig`` tuning knobs: same
 bits, other speed). Each variant is checked bit for bit against ``fos_reference`` first
@@ -26,7 +26,7 @@ from variants import amax_of, bits_match, check_inputs, parse_shapes
 
 import fos_cutedsl
 import fos_reference
-from bench import DTYPES, back_to_back_us, copy_tbps, pct_of_copy, time_us
+from bench import DATA, DTYPES, back_to_back_us, copy_tbps, pct_of_copy, time_us
 from fos_cutedsl.compile import compile_quantize
 
 # set name -> {(dtype, block, row_scaled, err_mode): [(label, tuning), ...]}. v36 ran
@@ -59,14 +59,14 @@ def check_variant(arch, gen, mode, tuning):
     return fn, exact
 
 
-def time_mode(mode, fns, shape, buffers, gen) -> dict[str, tuple[list, list]]:
+def time_mode(mode, fns, shape, buffers, gen, data="normal") -> dict[str, tuple[list, list]]:
     """Each exact variant of ``mode`` on ``buffers`` fresh inputs, in order then reversed;
     its bits checked against the reference on each input first (poisoned outputs)."""
     dtype, block, row_scaled, err_mode = mode
     rows, cols = shape
     times = {label: ([], []) for label, *_ in fns}
     for _ in range(buffers):
-        x = torch.randn(rows, cols, device="cuda", generator=gen).to(DTYPES[dtype])
+        x = DATA[data](rows, cols, gen, "cuda").to(DTYPES[dtype])
         gamax = amax_of(x, row_scaled)
         want_codes, want_scales = fos_reference.quantize(x, gamax, block=block, err_mode=err_mode)
         codes = torch.empty((rows, cols // 2), dtype=torch.uint8, device="cuda")
@@ -96,6 +96,7 @@ def main() -> int:
     parser.add_argument("--set", choices=sorted(SETS), required=True)
     parser.add_argument("--shapes", default="32768x7168,32768x2048,8192x4096")
     parser.add_argument("--buffers", type=int, default=2)
+    parser.add_argument("--data", default="normal", choices=DATA, help="the timed inputs' values")
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     args = parser.parse_args()
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
@@ -113,7 +114,7 @@ def main() -> int:
             fns.append((label, tuning, fn, exact))
             print(f"{name} {label}: {'exact' if exact else 'DIFFERS'}", flush=True)
         for rows, cols in parse_shapes(args.shapes):
-            times = time_mode(mode, fns, (rows, cols), args.buffers, gen)
+            times = time_mode(mode, fns, (rows, cols), args.buffers, gen, args.data)
             nbytes = rows * cols * DTYPES[dtype].itemsize + rows * cols // 2 + rows * cols // 16
             for label, tuning, _, exact in fns:
                 us, b2b = times[label]
@@ -127,7 +128,8 @@ def main() -> int:
                           f"  b2b {bmed:7.1f} {pct_of_copy(nbytes, bmed, roof):5.1f}%",
                           flush=True)  # fmt: skip
     path = Path(args.out) / "ab.json"
-    path.write_text(json.dumps({"set": args.set, "copy_tbps": roof, "rows": rows_out}, indent=1))
+    payload = {"set": args.set, "data": args.data, "copy_tbps": roof, "rows": rows_out}
+    path.write_text(json.dumps(payload, indent=1))
     print("wrote", path)
     return 1 if failed else 0
 

@@ -28,7 +28,7 @@ import torch
 
 import fos_cutedsl
 import fos_reference
-from bench import DTYPES, back_to_back_us, copy_tbps, pct_of_copy, time_us
+from bench import DTYPES, back_to_back_us, copy_tbps, outlier_channels, pct_of_copy, time_us
 from fos_cutedsl.compile import compile_quantize
 
 # (label, dtype, block, row_scaled, err_mode, tuning)
@@ -54,7 +54,8 @@ VARIANTS = (
 
 
 def check_inputs(dtype: torch.dtype, gen: torch.Generator, block: str) -> list[torch.Tensor]:
-    """Random normals, and random bit patterns over a wide exponent range."""
+    """Random normals, random bit patterns over a wide exponent range, and outlier
+    channels (``bench.outlier_channels``: ties of equal values in the rare branch)."""
     normal = torch.randn(512, 2048, device="cuda", generator=gen).to(dtype)
     width = 16 if dtype.itemsize == 2 else 32
     span = 1 << width
@@ -64,7 +65,8 @@ def check_inputs(dtype: torch.dtype, gen: torch.Generator, block: str) -> list[t
     # Ragged rows and columns, several CTAs each way.
     odd = torch.randn(3001 if block == "1x16" else 3008, 4112, device="cuda", generator=gen)
     odd = odd.to(dtype)
-    return [normal, bits, normal * 1e-30, normal * 1e30, odd]
+    outliers = outlier_channels(512, 2048, gen, "cuda").to(dtype)
+    return [normal, bits, normal * 1e-30, normal * 1e30, odd, outliers]
 
 
 def amax_of(x: torch.Tensor, row_scaled: bool) -> torch.Tensor:

@@ -115,7 +115,7 @@ class QuantizeConfig:
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
     undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
     # Persistent 1x16: a unit's undecided groups get SPEC's errors after the unit, each by
-    # the whole warp (``group.warp_exact_group``), not inline by its lane (not measured).
+    # the whole warp (``group_warp.warp_exact_group``), not inline by its lane (not measured).
     undecided_warp: bool = False
     e4m3_codes: bool | None = None  # fast-path codes via E4M3 bytes (None: for 16-bit inputs)
     l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)

@@ -381,7 +381,7 @@ def fast_group(
     slow = fast_path_fails(a, inv6, err4, err6, 7.0 * cfg.code_scale)
     if cutlass.const_expr(not cfg.undecided_inline):
         slow = slow | undecided  # SPEC's errors in the exact path instead
-    elif cutlass.const_expr(cfg.undecided_warp):  # bit 1: for ``warp_exact_group``
+    elif cutlass.const_expr(cfg.undecided_warp):  # bit 1: for ``group_warp``
         slow = slow | ((undecided & (slow ^ 1)) << 1)
     return slow if mCodes is not None else (slow, word0, word1, scale)
 
@@ -448,61 +448,6 @@ def _exact_errors(cfg, ax, inv, k, j):
         r = e2m1_round_magic(mul_rn(ax[i], inv))
         err = add_error(cfg, err, sub_rn(grid_value(r, k, j), ax[i]))
     return err
-
-
-@cute.jit
-def warp_exact_group(cfg, mX, table, s, t):
-    """``undecided_warp``: SPEC's choice for group ``t``, the whole warp together (it
-    must call this converged, every lane with the same ``t``): (pick4, code words of
-    map-to-4, its scale byte), the same in every lane.
-
-    Lane ``c * 16 + i`` reads element i and computes its term of candidate c (0:
-    map-to-4) as ``_exact_errors`` does; each half sums its 16 terms in SPEC's order
-    through shuffles. The amax is a max over the half's lanes, so step 3 gives the
-    fast path's pair. The map-to-4 codes are SPEC's (the unscaled ``r`` is the fast
-    path's, ``_scaled_candidate``), with the input's sign bits. About 100 instructions
-    for the warp, against about 300 for one lane's inline branch while the warp waits.
-    """
-    lane = cute.arch.lane_idx()
-    half = lane >> 4  # 0: map-to-4, 1: map-to-6
-    element = lane & 15
-    x = _group_element(cfg, mX, t, element)
-    v = abs_f32(x)
-    a = v
-    for off in (1, 2, 4, 8):
-        a = fmax(a, cute.arch.shuffle_sync_bfly(a, offset=off))
-    pair, _, _ = candidate_scales(a, s)
-    byte4 = high_byte16(pair)
-    byte = select_bits(Int32(0) - half, pair & 0xFF, byte4)
-    inv, k, j = table[byte, 0], table[byte, 2], table[byte, 3]
-    if cutlass.const_expr(cfg.code_scale != 1.0):
-        inv = mul_rn(inv, Float32(1.0 / cfg.code_scale))  # e4m3_codes: inv again
-    r = e2m1_round_magic(mul_rn(v, inv))
-    d = sub_rn(grid_value(r, k, j), v)
-    err = Float32(0.0)
-    for i in range(GROUP):
-        err = add_error(cfg, err, cute.arch.shuffle_sync(d, offset=(lane & 16) | i))
-    pick4 = less_mask(cute.arch.shuffle_sync(err, offset=0), cute.arch.shuffle_sync(err, offset=16))
-    # the nibble: r's code (bits of r 2^-126 >> 22) and x's sign bit; 8 lanes a word
-    code = (f32_bits(mul_rn(r, Float32(2.0**-126))) >> 22) | ((f32_bits(x) >> 28) & 8)
-    word = code << ((element & 7) * 4)
-    for off in (1, 2, 4):
-        word = word | cute.arch.shuffle_sync_bfly(word, offset=off)
-    word0 = cute.arch.shuffle_sync(word, offset=0)
-    word1 = cute.arch.shuffle_sync(word, offset=8)
-    return pick4, word0, word1, byte4
-
-
-def _group_element(cfg, mX, t, i):
-    """Element ``i`` (a run-time index) of group ``t``, read from global memory."""
-    per_word = 1 if cfg.dtype == "float32" else 2
-    addr = group_address(cfg, mX, t) + (i // per_word) * 4
-    ptr = cute.make_ptr(Uint32, addr, cute.AddressSpace.gmem, assumed_align=4)
-    word = cute.make_tensor(ptr, cute.make_layout(1))[0]
-    if cutlass.const_expr(per_word == 1):
-        return as_f32(word)
-    lo, hi = unpack_word(cfg, word)
-    return pick_f32(i & 1, hi, lo)
 
 
 def _sign_nibbles(cfg, words):

@@ -44,8 +44,8 @@ from .group import (
     load_group_into,
     scaled_margin,
     store_group,
-    warp_exact_group,
 )
+from .group_warp import warp_exact_group
 from .ieee import div_rn
 from .offsets import amax_vector
 
@@ -194,7 +194,7 @@ def run_unit(
 def undecided_groups(cfg, mX, mCodes, mScales, table, s, u, flagged, after):
     """``undecided_warp``: unit ``u``'s undecided groups (lane l's bit 2 k + 1 of
     ``flagged``: the unit's group ``32 k + l``), one at a time by the whole warp
-    (``group.warp_exact_group``); where SPEC picks map-to-4 the group's own lane stores
+    (``group_warp.warp_exact_group``); where SPEC picks map-to-4 the group's own lane stores
     it again over the fast path's. ``after()`` ends the branch (if any lane had one)."""
     lane = cute.arch.lane_idx()
     undecided = flagged & Int32(-0x55555556)  # the odd bits (0xAAAAAAAA)

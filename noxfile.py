@@ -3,11 +3,18 @@
 PyTorch comes from ``FOS_TORCH_SPEC`` (default ``torch``). On our CPU build
 machines set ``FOS_TORCH_SPEC=torch==2.13.0``: that wheel is a CPU build on
 local disk, while an unpinned ``torch`` downloads a multi-GB CUDA build.
+
+``FOS_PRUNE_VENVS=1`` (set by ``.ci/run``) deletes each session's virtualenv
+when the session ends, so a full run holds one torch install on disk at a time
+(about 1.4 GB) instead of one per session.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import shutil
+from collections.abc import Callable
 
 import nox
 
@@ -23,10 +30,26 @@ nox.options.sessions = [
 nox.options.reuse_venv = "yes"
 
 TORCH = os.environ.get("FOS_TORCH_SPEC", "torch")
+PRUNE_VENVS = os.environ.get("FOS_PRUNE_VENVS") == "1"
 RUFF = "ruff==0.17.6"
 REFERENCE = "./packages/fos-reference"
 CUTEDSL = "./packages/fos-cutedsl"
 OP = "./packages/fos-op"
+
+
+def _pruned(run: Callable[[nox.Session], None]) -> Callable[[nox.Session], None]:
+    """Delete the session's virtualenv when it ends, pass or fail, under FOS_PRUNE_VENVS=1."""
+
+    @functools.wraps(run)
+    def session_then_prune(session: nox.Session) -> None:
+        try:
+            run(session)
+        finally:
+            location = getattr(session.virtualenv, "location", None)
+            if PRUNE_VENVS and location:
+                shutil.rmtree(location, ignore_errors=True)
+
+    return session_then_prune
 
 
 def _install(session: nox.Session, *packages: str) -> None:
@@ -36,6 +59,7 @@ def _install(session: nox.Session, *packages: str) -> None:
 
 
 @nox.session
+@_pruned
 def lint(session: nox.Session) -> None:
     """ruff lint and format check over the whole repository."""
     session.install(RUFF)
@@ -44,6 +68,7 @@ def lint(session: nox.Session) -> None:
 
 
 @nox.session(name="tests-reference")
+@_pruned
 def tests_reference(session: nox.Session) -> None:
     """The reference's CPU test suite (exhaustive encoders, oracle parity)."""
     _install(session, REFERENCE)
@@ -51,6 +76,7 @@ def tests_reference(session: nox.Session) -> None:
 
 
 @nox.session(name="tests-cutedsl")
+@_pruned
 def tests_cutedsl(session: nox.Session) -> None:
     """The kernel's tests: bitwise parity on a GPU; they skip, with the reason, without one."""
     _install(session, REFERENCE, CUTEDSL)
@@ -58,6 +84,7 @@ def tests_cutedsl(session: nox.Session) -> None:
 
 
 @nox.session(name="tests-op")
+@_pruned
 def tests_op(session: nox.Session) -> None:
     """The torch.library op layer: parity, opcheck, torch.compile, validation."""
     _install(session, REFERENCE, OP)
@@ -65,6 +92,7 @@ def tests_op(session: nox.Session) -> None:
 
 
 @nox.session(name="tests-bench")
+@_pruned
 def tests_bench(session: nox.Session) -> None:
     """The benchmark scripts on the CPU: a quick run's records, the committed results plot."""
     _install(session, REFERENCE, OP, "matplotlib")
@@ -72,6 +100,7 @@ def tests_bench(session: nox.Session) -> None:
 
 
 @nox.session(name="compile-check")
+@_pruned
 def compile_check(session: nox.Session) -> None:
     """Compile every kernel variant for sm_90a and sm_100a (no GPU) and audit the PTX."""
     _install(session, REFERENCE, CUTEDSL)
@@ -80,6 +109,7 @@ def compile_check(session: nox.Session) -> None:
 
 
 @nox.session
+@_pruned
 def demo(session: nox.Session) -> None:
     """The main job through fos_op (kernel on a GPU, reference on a CPU): 4/6 vs NVFP4 per mode."""
     session.install(TORCH)
@@ -116,6 +146,7 @@ def install_check(session: nox.Session) -> None:
 
 
 @nox.session
+@_pruned
 def bench(session: nox.Session) -> None:
     """The roofline benchmark (bench/bench.py); on a machine without a GPU, CPU reference rows."""
     _install(session, REFERENCE, OP, "tqdm", "matplotlib")

@@ -25,6 +25,7 @@ REASON = skip_reason()
 pytestmark = pytest.mark.skipif(bool(REASON), reason=REASON)
 
 POISON = 0xAB
+DEVICE = "cuda"
 
 
 def _mismatch(name: str, got: torch.Tensor, want: torch.Tensor) -> str:
@@ -36,24 +37,39 @@ def _mismatch(name: str, got: torch.Tensor, want: torch.Tensor) -> str:
     )
 
 
+def _assert_writes_reference(run, variant: Variant, kind: str, shape, seed_key: str, where: str):
+    """Poison the outputs, let ``run(x, gamax, codes, scales)`` write them, compare bits."""
+    rows, cols = shape
+    x, gamax = make_case(kind, variant, rows, cols, zlib.crc32(seed_key.encode()), DEVICE)
+    want_codes, want_scales = fos_reference.quantize(x, gamax, **variant.knobs)
+    want_scales = want_scales.view(torch.uint8)
+    codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device=DEVICE)
+    scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device=DEVICE)
+    run(x, gamax, codes, scales)
+    where = f"{where} {kind} shape=({rows}, {cols})"
+    assert torch.equal(codes, want_codes), f"{where}: {_mismatch('codes', codes, want_codes)}"
+    assert torch.equal(scales, want_scales), f"{where}: {_mismatch('scales', scales, want_scales)}"
+
+
+def _compiled_runner(fn):
+    """Adapt a compiled quantize to ``run(x, gamax, codes, scales)`` (scales as uint8)."""
+
+    def run(x, gamax, codes, scales):
+        fn(x, gamax.reshape(()), codes, scales.view(torch.float8_e4m3fn))
+
+    return run
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("variant", variants(), ids=str)
 def test_bitwise_parity(variant, kind):
-    for i, (rows, cols) in enumerate(shapes(variant.block)):
-        seed = zlib.crc32(f"{variant}/{kind}/{i}".encode())
-        x, gamax = make_case(kind, variant, rows, cols, seed, "cuda")
+    def run(x, gamax, codes, scales):
         ok, why = fos_cutedsl.can_run(x, gamax, **variant.knobs)
         assert ok, why
-        want_codes, want_scales = fos_reference.quantize(x, gamax, **variant.knobs)
-        codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
-        scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
         launch(x, gamax, codes, scales, variant.block, variant.err_mode, variant.bound)
-        want_scales = want_scales.view(torch.uint8)
-        where = f"{variant} {kind} shape=({rows}, {cols})"
-        assert torch.equal(codes, want_codes), f"{where}: {_mismatch('codes', codes, want_codes)}"
-        assert torch.equal(scales, want_scales), (
-            f"{where}: {_mismatch('scales', scales, want_scales)}"
-        )
+
+    for i, shape in enumerate(shapes(variant.block)):
+        _assert_writes_reference(run, variant, kind, shape, f"{variant}/{kind}/{i}", str(variant))
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -72,19 +88,11 @@ def test_tile_kernels_many_items(persistent, dtype, err_mode, kind):
         persistent=persistent,
     )  # fmt: skip
     variant = Variant(dtype, "16x16", False, err_mode, 448)
-    for i, (rows, cols) in enumerate(((2416, 4112), (16 * 7, 16 * 4001))):
-        seed = zlib.crc32(f"many/{variant}/{kind}/{i}".encode())
-        x, gamax = make_case(kind, variant, rows, cols, seed, "cuda")
-        want_codes, want_scales = fos_reference.quantize(x, gamax, **variant.knobs)
-        codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
-        scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
-        fn(x, gamax.reshape(()), codes, scales.view(torch.float8_e4m3fn))
-        want_scales = want_scales.view(torch.uint8)
-        where = f"{variant} persistent={persistent} {kind} shape=({rows}, {cols})"
-        assert torch.equal(codes, want_codes), f"{where}: {_mismatch('codes', codes, want_codes)}"
-        assert torch.equal(scales, want_scales), (
-            f"{where}: {_mismatch('scales', scales, want_scales)}"
-        )
+    for i, shape in enumerate(((2416, 4112), (16 * 7, 16 * 4001))):
+        _assert_writes_reference(
+            _compiled_runner(fn), variant, kind, shape, f"many/{variant}/{kind}/{i}",
+            f"{variant} persistent={persistent}",
+        )  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -101,20 +109,11 @@ def test_undecided_warp_parity(dtype, err_mode, kind):
     for bound in (256, 448):
         fn = compile_quantize(name, "1x16", err_mode, bound, False, arch, undecided_warp=True)
         variant = Variant(dtype, "1x16", False, err_mode, bound)
-        for i, (rows, cols) in enumerate(((301, 4112), (4099, 2048))):
-            seed = zlib.crc32(f"warp/{variant}/{kind}/{i}".encode())
-            x, gamax = make_case(kind, variant, rows, cols, seed, "cuda")
-            want_codes, want_scales = fos_reference.quantize(x, gamax, **variant.knobs)
-            codes = torch.full((rows, cols // 2), POISON, dtype=torch.uint8, device="cuda")
-            scales = torch.full((rows, cols // 16), POISON, dtype=torch.uint8, device="cuda")
-            fn(x, gamax.reshape(()), codes, scales.view(torch.float8_e4m3fn))
-            where = f"{variant} undecided_warp {kind} shape=({rows}, {cols})"
-            assert torch.equal(codes, want_codes), (
-                f"{where}: {_mismatch('codes', codes, want_codes)}"
-            )
-            assert torch.equal(scales, want_scales.view(torch.uint8)), (
-                f"{where}: {_mismatch('scales', scales, want_scales.view(torch.uint8))}"
-            )
+        for i, shape in enumerate(((301, 4112), (4099, 2048))):
+            _assert_writes_reference(
+                _compiled_runner(fn), variant, kind, shape, f"warp/{variant}/{kind}/{i}",
+                f"{variant} undecided_warp",
+            )  # fmt: skip
 
 
 @pytest.mark.parametrize("block", ["1x16", "16x16"])

@@ -3,10 +3,7 @@
 #   bash .gpu/install.sh > /dev/null && bash bench/results/raw/h200-v38-scripts/call1.sh
 set -uo pipefail
 start=$SECONDS
-source bench/results/raw/h200-v22-scripts/gpu_prep.sh
-export PYTHONPATH=$PYTHONPATH:$PWD/bench:$PWD/tests/cutedsl
-mkdir -p $OUT/logs
-git log --oneline -1 > $OUT/state.txt
+source bench/results/raw/h200-v38-scripts/prep.sh
 timeout 150 python3 -m pytest -q -n 15 -p no:cacheprovider tests/cutedsl/test_quantize_kernel.py \
   -k "undecided_warp or many_items" > $OUT/logs/test_undecided_warp.log 2>&1
 echo "test_undecided_warp rc=$? ($((SECONDS - start)) s)"; tail -n 2 $OUT/logs/test_undecided_warp.log

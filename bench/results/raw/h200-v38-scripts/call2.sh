@@ -3,10 +3,7 @@
 #   bash .gpu/install.sh > /dev/null && bash bench/results/raw/h200-v38-scripts/call2.sh
 set -uo pipefail
 start=$SECONDS
-source bench/results/raw/h200-v22-scripts/gpu_prep.sh
-export PYTHONPATH=$PYTHONPATH:$PWD/bench:$PWD/tests/cutedsl
-mkdir -p $OUT/logs
-git log --oneline -1 > $OUT/state.txt
+source bench/results/raw/h200-v38-scripts/prep.sh
 for t in row_amax:140 grouped:150 fake_quantize:170; do
   name=${t%%:*}; limit=${t##*:}
   timeout $limit python3 -m pytest -q -n 15 -p no:cacheprovider tests/cutedsl/test_${name}_kernel.py \

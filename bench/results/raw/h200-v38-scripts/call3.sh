@@ -3,10 +3,7 @@
 #   bash .gpu/install.sh > /dev/null && bash bench/results/raw/h200-v38-scripts/call3.sh
 set -uo pipefail
 start=$SECONDS
-source bench/results/raw/h200-v22-scripts/gpu_prep.sh
-export PYTHONPATH=$PYTHONPATH:$PWD/bench:$PWD/tests/cutedsl
-mkdir -p $OUT/logs
-git log --oneline -1 > $OUT/state.txt
+source bench/results/raw/h200-v38-scripts/prep.sh
 timeout 300 python3 tests/cutedsl/gpu_verify_elementwise.py --stages row_amax grouped layouts \
   --out $OUT/h200-elementwise-verify.json > $OUT/logs/verify_elementwise.log 2>&1
 echo "gpu_verify_elementwise rc=$? ($((SECONDS - start)) s)"; tail -n 6 $OUT/logs/verify_elementwise.log

@@ -30,25 +30,9 @@ from bench import DATA, DTYPES, back_to_back_us, copy_tbps, pct_of_copy, time_us
 from fos_cutedsl.compile import compile_quantize
 
 # set name -> {(dtype, block, row_scaled, err_mode): [(label, tuning), ...]}. v36 ran
-# sets "linear4" and "linear4-threads" (a knob since removed; the code is in e87794b).
+# sets "linear4" and "linear4-threads" (a knob since removed; the code is in e87794b); v39
+# ran "undecided-warp" (``undecided_warp``, removed; the code is in 2e5defb).
 SETS = {
-    # Each unit's undecided groups resolved by the whole warp after the unit
-    # (``QuantizeConfig.undecided_warp``): at 768 threads it spills 32 bytes (the next
-    # unit's loads), at 640 not; against the default and 640 threads alone (v37, not run).
-    # Time it with --data normal and --data outlier_channels.
-    "undecided-warp": {
-        mode: [
-            ("default", {}),
-            ("640 thr", {"threads": 640}),
-            ("warp", {"undecided_warp": True}),
-            ("warp 640 thr", {"undecided_warp": True, "threads": 640}),
-        ]
-        for mode in (
-            ("bfloat16", "1x16", False, "mae"),
-            ("bfloat16", "1x16", False, "mse"),
-            ("float16", "1x16", False, "mae"),
-        )
-    },
     # The persistent 1x16 kernel with the registers to keep its loads further ahead:
     # 640 threads (96 registers) and 2 groups ahead, against the default (v36).
     "persistent-registers": {

@@ -278,18 +278,6 @@ def test_tuning_defaults_per_mode():
         with pytest.raises(ValueError, match=r"persistent|l2_ahead|sms"):
             QuantizeConfig(**{**dict(dtype="bfloat16", block="1x16", err_mode="mae", bound=256,
                                      row_scaled=False), **bad})  # fmt: skip
-    assert QuantizeConfig("bfloat16", "1x16", "mae", 256, False, undecided_warp=True).persistent
-    for bad in (
-        dict(row_scaled=True),
-        dict(dtype="float32"),
-        dict(block="16x16"),
-        dict(fake="bfloat16"),
-        dict(persistent=False),
-        dict(groups_per_thread=17),
-    ):
-        with pytest.raises(ValueError, match="undecided_warp"):
-            QuantizeConfig(**{**dict(dtype="bfloat16", block="1x16", err_mode="mae", bound=256,
-                                     row_scaled=False, undecided_warp=True), **bad})  # fmt: skip
     for (block, row_scaled), tuned in FLOAT32_TUNING.items():
         cfg = QuantizeConfig("float32", block, "mse", 448, row_scaled)
         assert (cfg.groups_per_thread, cfg.prefetch, cfg.min_blocks) == tuned

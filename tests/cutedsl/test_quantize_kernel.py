@@ -95,27 +95,6 @@ def test_tile_kernels_many_items(persistent, dtype, err_mode, kind):
         )  # fmt: skip
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("err_mode", ["mae", "mse"])
-@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
-def test_undecided_warp_parity(dtype, err_mode, kind):
-    """``QuantizeConfig.undecided_warp`` (a tuning, off by default): the persistent 1x16
-    kernel with each unit's undecided groups resolved by the whole warp, at both bounds,
-    on shapes of many units with a ragged last one."""
-    from fos_cutedsl.compile import compile_quantize
-
-    name = str(dtype).removeprefix("torch.")
-    arch = fos_cutedsl.arch_of(torch.device("cuda"))
-    for bound in (256, 448):
-        fn = compile_quantize(name, "1x16", err_mode, bound, False, arch, undecided_warp=True)
-        variant = Variant(dtype, "1x16", False, err_mode, bound)
-        for i, shape in enumerate(((301, 4112), (4099, 2048))):
-            _assert_writes_reference(
-                _compiled_runner(fn), variant, kind, shape, f"warp/{variant}/{kind}/{i}",
-                f"{variant} undecided_warp",
-            )  # fmt: skip
-
-
 @pytest.mark.parametrize("block", ["1x16", "16x16"])
 def test_public_quantize_matches(block):
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16)

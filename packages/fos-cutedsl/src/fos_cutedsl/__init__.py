@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.9"
+__version__ = "0.6.10"
 
 __all__ = [
     "AMAX_CACHE",

@@ -114,9 +114,6 @@ class QuantizeConfig:
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
     undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
-    # Persistent 1x16: a unit's undecided groups get SPEC's errors after the unit, each by
-    # the whole warp (``group_warp.warp_exact_group``), not inline by its lane (not measured).
-    undecided_warp: bool = False
     e4m3_codes: bool | None = None  # fast-path codes via E4M3 bytes (None: for 16-bit inputs)
     l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)
     # Per tensor, 16-bit: one CTA per SM (``persistent``, ``tile_persistent``); None: 1x16.
@@ -189,11 +186,6 @@ class QuantizeConfig:
             self.threads % self.row_threads or self.cta_rows * 8 > self.threads
         ):
             raise ValueError("row-scaled: whole rows of row_threads, at least 8 threads a row")
-        persistent_1x16 = self.persistent and self.block == "1x16"
-        if self.undecided_warp and not (persistent_1x16 and self.fake is None):
-            raise ValueError("undecided_warp: only for the persistent 1x16 quantize")
-        if self.undecided_warp and self.groups_per_thread > 16:
-            raise ValueError("undecided_warp: at most 16 groups a thread (2 flag bits each)")
         if self.persistent and self.threads % 32:
             raise ValueError("persistent: whole warps (threads a multiple of 32)")
         if not self.row_scaled and self.threads < TABLE:

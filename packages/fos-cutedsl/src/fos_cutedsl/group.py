@@ -340,28 +340,27 @@ def fast_group(
     same = (byte4 ^ pair) & 0xFF  # 0: one scale byte, so one candidate
     signs = _sign_nibbles(cfg, words)  # the last use of the group's words
     undecided = Int32(decided == 0) & Int32(same != 0)
-    if cutlass.const_expr(not cfg.undecided_warp):  # noqa: SIM102 (warp: after the unit)
-        if undecided != 0:
-            # Rare: about 0.1% of random groups, 2% with outlier channels, most of those ties
-            # of equal values, which keep map-to-6 (pick4 is 0 wherever the bound is open).
-            undecided = undecided & (same_values(cfg, f4, f6, codes4, codes6) ^ 1)
-            if cutlass.const_expr(cfg.undecided_inline):  # noqa: SIM102 (DSL: own if)
-                if undecided != 0:
-                    # SPEC's errors, exactly.
-                    if cutlass.const_expr(cfg.row_scaled):
-                        k4, j4, _ = grid_constants(f4, gamax, cfg.d)
-                        k6, j6, _ = grid_constants(f6, gamax, cfg.d)
-                    else:
-                        k4, j4 = table[byte4, 2], table[byte4, 3]
-                        k6, j6 = table[byte6, 2], table[byte6, 3]
-                    ax = [abs_f32(v) for v in unpack_group(cfg, reload_group(cfg, mX, t))]
-                    e_inv4, e_inv6 = inv4, inv6
-                    if cutlass.const_expr(cfg.code_scale != 1.0):
-                        up = Float32(1.0 / cfg.code_scale)  # e4m3_codes: inv again
-                        e_inv4, e_inv6 = mul_rn(inv4, up), mul_rn(inv6, up)
-                    err4 = _exact_errors(cfg, ax, e_inv4, k4, j4)
-                    err6 = _exact_errors(cfg, ax, e_inv6, k6, j6)
-                    pick4 = less_mask(err4, err6)
+    if undecided != 0:
+        # Rare: about 0.1% of random groups, 2% with outlier channels, most of those ties
+        # of equal values, which keep map-to-6 (pick4 is 0 wherever the bound is open).
+        undecided = undecided & (same_values(cfg, f4, f6, codes4, codes6) ^ 1)
+        if cutlass.const_expr(cfg.undecided_inline):  # noqa: SIM102 (DSL: own if)
+            if undecided != 0:
+                # SPEC's errors, exactly.
+                if cutlass.const_expr(cfg.row_scaled):
+                    k4, j4, _ = grid_constants(f4, gamax, cfg.d)
+                    k6, j6, _ = grid_constants(f6, gamax, cfg.d)
+                else:
+                    k4, j4 = table[byte4, 2], table[byte4, 3]
+                    k6, j6 = table[byte6, 2], table[byte6, 3]
+                ax = [abs_f32(v) for v in unpack_group(cfg, reload_group(cfg, mX, t))]
+                e_inv4, e_inv6 = inv4, inv6
+                if cutlass.const_expr(cfg.code_scale != 1.0):
+                    up = Float32(1.0 / cfg.code_scale)  # e4m3_codes: inv again
+                    e_inv4, e_inv6 = mul_rn(inv4, up), mul_rn(inv6, up)
+                err4 = _exact_errors(cfg, ax, e_inv4, k4, j4)
+                err6 = _exact_errors(cfg, ax, e_inv6, k6, j6)
+                pick4 = less_mask(err4, err6)
 
     # ---- step 8: select, codes with the input's signs, store
     codes = [select_codes(cfg, pick4, codes4[w], codes6[w]) for w in range(2)]
@@ -381,8 +380,6 @@ def fast_group(
     slow = fast_path_fails(a, inv6, err4, err6, 7.0 * cfg.code_scale)
     if cutlass.const_expr(not cfg.undecided_inline):
         slow = slow | undecided  # SPEC's errors in the exact path instead
-    elif cutlass.const_expr(cfg.undecided_warp):  # bit 1: for ``group_warp``
-        slow = slow | ((undecided & (slow ^ 1)) << 1)
     return slow if mCodes is not None else (slow, word0, word1, scale)
 
 

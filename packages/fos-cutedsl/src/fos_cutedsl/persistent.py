@@ -45,7 +45,6 @@ from .group import (
     scaled_margin,
     store_group,
 )
-from .group_warp import warp_exact_group
 from .ieee import div_rn
 from .offsets import amax_vector
 
@@ -160,10 +159,7 @@ def run_unit(
     looked_up = lookup(following) if lookup is not None else None
     first = Int64(u) * unit + Int64(lane)
     ahead = [(buffers[j], (first + j * WARP, None, True)) for j in range(depth)]
-    # bit k: group k needs the exact path (undecided_warp: bit 2 k, and bit 2 k + 1 where
-    # its choice needs SPEC's errors: one register for both, live through the unit)
-    flagged = Int32(0)
-    step = 2 if cfg.undecided_warp else 1
+    flagged = Int32(0)  # bit k: group k needs the exact path
     for k in cutlass.range_constexpr(cfg.groups_per_thread):
         words, (t, _, in_range) = ahead[0]
         ahead = ahead[1:]
@@ -174,42 +170,16 @@ def run_unit(
             ahead_t = clamped_group(following, lane + j * WARP, unit, total)
             load_group_into(cfg, mX, ahead_t, buffers[j])
         slow = fast_group(cfg, words, t, in_range, consts, k, table, None, mX, mCodes, mScales)
-        flagged = flagged | (slow << (step * k))
+        flagged = flagged | (slow << k)
         if cutlass.const_expr(k == 0 and fetch is not None):
             looked_up = fetch(looked_up)
-    if cutlass.const_expr(cfg.undecided_warp):
-        # (the next unit's first loads issued again after them: its buffers not live there)
-        reload = lambda: load_unit_start(cfg, mX, following, buffers, total)  # noqa: E731
-        undecided_groups(cfg, mX, mCodes, mScales, table, consts[1], u, flagged, reload)
     # ======== exact path, rare: the flagged groups of this unit
     if flagged != 0:
         for k in cutlass.range(cfg.groups_per_thread, unroll=1):
-            if (flagged >> (step * k)) & 1 != 0:
+            if (flagged >> k) & 1 != 0:
                 t = first + Int64(k) * WARP
                 exact_store(cfg, mX, mCodes, mScales, t, s_dec, consts)
     return following if lookup is None else (following, looked_up)
-
-
-@cute.jit
-def undecided_groups(cfg, mX, mCodes, mScales, table, s, u, flagged, after):
-    """``undecided_warp``: unit ``u``'s undecided groups (lane l's bit 2 k + 1 of
-    ``flagged``: the unit's group ``32 k + l``), one at a time by the whole warp
-    (``group_warp.warp_exact_group``); where SPEC picks map-to-4 the group's own lane stores
-    it again over the fast path's. ``after()`` ends the branch (if any lane had one)."""
-    lane = cute.arch.lane_idx()
-    undecided = flagged & Int32(-0x55555556)  # the odd bits (0xAAAAAAAA)
-    if Int32(cute.arch.vote_any_sync(undecided != 0)) != 0:
-        for k in cutlass.range(cfg.groups_per_thread, unroll=1):
-            pending = Int32(cute.arch.vote_ballot_sync(((undecided >> (2 * k + 1)) & 1) != 0))
-            for _ in cutlass.range(cute.arch.popc(pending), unroll=1):
-                owner = cute.arch.popc((pending & (Int32(0) - pending)) - 1)  # lowest bit
-                pending = pending & (pending - 1)
-                t = Int64(u) * (WARP * cfg.groups_per_thread) + Int64(k * WARP + owner)
-                pick4, word0, word1, byte4 = warp_exact_group(cfg, mX, table, s, t)
-                if pick4 != 0:  # noqa: SIM102 (DSL: own if)
-                    if lane == owner:
-                        store_group(mCodes, mScales, t, word0, word1, byte4)
-        after()
 
 
 @cute.jit

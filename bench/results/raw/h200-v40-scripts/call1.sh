@@ -7,6 +7,6 @@ start=$SECONDS
 source bench/results/raw/h200-v38-scripts/prep.sh
 timeout 240 python3 bench/results/raw/h200-v40-scripts/undecided_position.py \
   > $OUT/logs/undecided_position.log 2>&1
-echo "undecided_position rc=$? ($((SECONDS - start)) s)"; tail -n 14 $OUT/logs/undecided_position.log
+echo "undecided_position rc=$? ($((SECONDS - start)) s)"; tail -n 30 $OUT/logs/undecided_position.log
 bash bench/results/raw/h200-v39-scripts/whole_file.sh fake_quantize 300
 echo "total $((SECONDS - start)) s"

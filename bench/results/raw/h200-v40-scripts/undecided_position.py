@@ -6,7 +6,8 @@ leaves open under the same gamax (found on the CPU with fast_model.bounded_choic
 checked again here). Each variant copies donors into x0 at the first tile of chosen work
 items (item i: tile row 3 (i // 64), tile column 4 (i % 64); CTA i % 132 draws it, items
 in increasing order), counts the undecided tiles of the whole x on the CPU, checks the
-kernel's bits against the reference, and times it back to back.
+kernel's bits against the reference, and times it back to back; the per-CTA 16x16
+kernel (``persistent=False``) beside it.
 
     python undecided_position.py            (on the GPU host)
     python undecided_position.py --cpu-only (the donors and counts, no GPU)
@@ -95,7 +96,10 @@ def main() -> None:
         from bench import back_to_back_us
         from fos_cutedsl.compile import compile_quantize
 
-        fn = compile_quantize("bfloat16", "16x16", "mae", 256, False, "sm_90a")
+        kernels = {  # the default, and the per-CTA grid it replaced (v33) for comparison
+            name: compile_quantize("bfloat16", "16x16", "mae", 256, False, "sm_90a", **tuning)
+            for name, tuning in (("persistent", {}), ("per-CTA", {"persistent": False}))
+        }
         codes = torch.empty(ROWS, COLS // 2, dtype=torch.uint8, device="cuda")
         scales = torch.empty(ROWS, COLS // 16, dtype=torch.float8_e4m3fn, device="cuda")
         gamax = torch.tensor(g, dtype=torch.float32, device="cuda")
@@ -115,17 +119,22 @@ def main() -> None:
         if not cpu_only:
             xd = x.cuda()
             want_c, want_s = fos_reference.quantize(xd, gamax, block="16x16", err_mode="mae")
-            codes.fill_(0xAB), scales.view(torch.uint8).fill_(0xAB)
-            fn(xd, gamax, codes, scales)
-            record["exact"] = torch.equal(codes, want_c) and torch.equal(
-                scales.view(torch.uint8), want_s.view(torch.uint8)
-            )
-            record["us_back_to_back"] = [
-                back_to_back_us(lambda xd=xd: fn(xd, gamax, codes, scales)) for _ in range(3)
-            ]
+            for kernel, fn in kernels.items():
+                codes.fill_(0xAB), scales.view(torch.uint8).fill_(0xAB)
+                fn(xd, gamax, codes, scales)
+                exact = torch.equal(codes, want_c) and torch.equal(
+                    scales.view(torch.uint8), want_s.view(torch.uint8)
+                )
+                us = [
+                    back_to_back_us(lambda xd=xd, fn=fn: fn(xd, gamax, codes, scales))
+                    for _ in range(3)
+                ]
+                record[kernel] = {"exact": exact, "us_back_to_back": us}
+                times = " ".join(f"{t:6.2f}" for t in us)
+                print(f"{name:36s} {len(got):2d} {kernel:10s} {exact} {times}", flush=True)
+        else:
+            print(f"{name:36s} undecided {len(got):2d}", flush=True)
         records.append(record)
-        us = " ".join(f"{t:6.2f}" for t in record.get("us_back_to_back", []))
-        print(f"{name:36s} undecided {len(got):2d} {record.get('exact', '')} {us}", flush=True)
     out = os.path.join(os.environ.get("OUT", "."), "undecided_position.json")
     with open(out, "w") as f:
         json.dump({"gamax": g, "items": ITEMS, "records": records}, f, indent=1)

@@ -11,6 +11,7 @@ order and reversed.
 
     python rare_latency.py            (on the GPU host)
     python rare_latency.py --compile  (compile every kernel for sm_90a here, no GPU)
+    python rare_latency.py --warm     (v40 call 3: rare_warm's variants)
 """
 
 import json
@@ -28,9 +29,17 @@ KNOBS = {
     "shared": {"rare_shared": True},
     "keeps_next": {"rare_keeps_next": True},
     "shared+keeps_next": {"rare_shared": True, "rare_keeps_next": True},
-    "warm": {"rare_warm": True},
-    "all three": {"rare_shared": True, "rare_keeps_next": True, "rare_warm": True},
+    "warm": {"rare_warm": "first"},
+    "all three": {"rare_shared": True, "rare_keeps_next": True, "rare_warm": "first"},
 }
+if "--warm" in sys.argv:  # call 3: where the warm-up's cost comes from
+    KNOBS = {
+        "default": {},
+        "warm first": {"rare_warm": "first"},
+        "warm never": {"rare_warm": "never"},
+        "warm second": {"rare_warm": "second"},
+        "warm carried": {"rare_warm": "carried"},
+    }
 PLACEMENTS = (
     "none",
     "item 0 (first)",
@@ -92,7 +101,35 @@ def main() -> None:
             times = " ".join(f"{t:6.2f}" for t in r["us_back_to_back"])
             print(f"{name:34s} {kname:18s} {r['exact']} {times}", flush=True)
         records.append(record)
-    out = os.path.join(os.environ.get("OUT", "."), "rare_latency.json")
+    if "--warm" in sys.argv:  # and on larger fresh normal data, its own amax
+        for rows, cols in ((32768, 7168), (32768, 2048), (8192, 4096)):
+            torch.manual_seed(rows + cols)
+            xd = torch.randn(rows, cols, device="cuda").bfloat16()
+            gd = fos_reference.nan_amax(xd).float().reshape(())
+            want_c, want_s = fos_reference.quantize(xd, gd, block="16x16", err_mode="mae")
+            c = torch.empty(rows, cols // 2, dtype=torch.uint8, device="cuda")
+            sc = torch.empty(rows, cols // 16, dtype=torch.float8_e4m3fn, device="cuda")
+            record = {"placement": f"normal {rows}x{cols}", "kernels": {}}
+            for kname, fn in kernels.items():
+                c.fill_(0xAB), sc.view(torch.uint8).fill_(0xAB)
+                fn(xd, gd, c, sc)
+                exact = torch.equal(c, want_c) and torch.equal(
+                    sc.view(torch.uint8), want_s.view(torch.uint8)
+                )
+                record["kernels"][kname] = {"exact": exact, "us_back_to_back": []}
+            order = list(kernels)
+            for rep in range(3):
+                for kname in order if rep % 2 == 0 else order[::-1]:
+                    fn = kernels[kname]
+                    us = back_to_back_us(lambda fn=fn: fn(xd, gd, c, sc))
+                    record["kernels"][kname]["us_back_to_back"].append(us)
+            for kname, r in record["kernels"].items():
+                times = " ".join(f"{t:6.2f}" for t in r["us_back_to_back"])
+                print(f"{record['placement']:34s} {kname:18s} {r['exact']} {times}", flush=True)
+            records.append(record)
+            del xd, want_c, want_s, c, sc
+    name = "rare_latency_warm.json" if "--warm" in sys.argv else "rare_latency.json"
+    out = os.path.join(os.environ.get("OUT", "."), name)
     with open(out, "w") as f:
         json.dump({"gamax": g, "records": records}, f, indent=1)
 

@@ -140,7 +140,7 @@ class QuantizeConfig:
     # undecided tile.
     rare_shared: bool = False
     rare_keeps_next: bool = False
-    rare_warm: bool = False
+    rare_warm: str = ""  # "" off; "first", "second", "carried", "never" (v40 variants)
 
     def __post_init__(self):
         if self.fake is not None and self.fake not in _WIDTHS:
@@ -196,6 +196,8 @@ class QuantizeConfig:
             self.threads % self.row_threads or self.cta_rows * 8 > self.threads
         ):
             raise ValueError("row-scaled: whole rows of row_threads, at least 8 threads a row")
+        if self.rare_warm not in ("", "first", "second", "carried", "never"):
+            raise ValueError(f"rare_warm: unknown {self.rare_warm!r}")
         rare_knobs = self.rare_shared or self.rare_keeps_next or self.rare_warm
         if rare_knobs and not (self.persistent and self.block == "16x16"):
             raise ValueError("rare_shared, rare_keeps_next, rare_warm: persistent 16x16 only")

@@ -129,17 +129,19 @@ class TilePersistentKernel:
         consts = (gamax, s, s_dec, margin, d)
         build_scale_table(cfg, table, s_dec, gamax)  # (its barrier also publishes the counter)
 
+        warm = Int32(Int32(tidx) < WARP)  # ``rare_warm == "carried"``: warp 0's first item
         while item < items:
             item, row_block, strip = run_item(
                 cfg, arrays, table, counter, buffers, consts, item, row_block, strip,
-                first, stride, strips, items, slots,
+                first, stride, strips, items, slots, warm,
             )  # fmt: skip
+            warm = Int32(0)
 
 
 @cute.jit
 def run_item(
     cfg, arrays, table, counter, buffers, consts, item, row_block, strip, first, stride,
-    strips, items, slots,
+    strips, items, slots, warm,
 ):  # fmt: skip
     """The warp's item (in ``row_block`` and ``strip``): draws the next item, runs this
     one's units (the next one's first loads into ``buffers`` during the last units) and
@@ -173,9 +175,16 @@ def run_item(
         slow, undecided = fast_unit(cfg, lanes, None, k, words, s, margin, table)
         flagged = flagged | (slow << k)
         undecided_units = undecided_units | (undecided << k)
-    if cutlass.const_expr(cfg.rare_warm):  # warp 0's first item: unit 0 again, same bits
-        tidx, _, _ = cute.arch.thread_idx()
+    tidx, _, _ = cute.arch.thread_idx()
+    if cutlass.const_expr(cfg.rare_warm == "first"):  # warp 0's first item: unit 0 again
         undecided_units = undecided_units | Int32((item == first) & (Int32(tidx) < WARP))
+    if cutlass.const_expr(cfg.rare_warm == "never"):  # the same test, never true
+        never = (item == first) & (Int32(tidx) < WARP) & (gamax < Float32(0.0))
+        undecided_units = undecided_units | Int32(never)
+    if cutlass.const_expr(cfg.rare_warm == "second"):  # the first item drawn from the counter
+        undecided_units = undecided_units | Int32(item == first + stride * (cfg.threads // WARP))
+    if cutlass.const_expr(cfg.rare_warm == "carried"):
+        undecided_units = undecided_units | warm
     later = Lanes(cfg, *arrays, cutlass.min(next_strip, strips - 1), Int64(next_block))
     after = None if cutlass.const_expr(cfg.rare_keeps_next) else lambda: reload(later, buffers)
     words_of = None

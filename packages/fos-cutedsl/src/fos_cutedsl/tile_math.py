@@ -25,14 +25,13 @@ from cutlass import Float32, Int32, Uint32
 
 from .choice import add_error, add_fast_error
 from .config import GROUP, QuantizeConfig
-from .e2m1 import e2m1_round_magic, grid_value, with_signs
+from .e2m1 import code_word, e2m1_round_magic, grid_value, with_signs
 from .exact import exact_codes, exact_inv
 from .group import (
     block_amax,
     block_amax_fast,
     candidate_scales,
     grid_codes,
-    select_codes,
     sign_nibbles8,
     unpack_word,
 )
@@ -137,42 +136,98 @@ def tile_sum(cfg, e):
 
 def undecided_unit(cfg, lanes, words, s, table):
     """A unit (its raw ``words``, as ``load_unit`` gives them) again where the fast path
-    holds but its bound left a tile's choice open: the fast path's codes of both
-    candidates, chosen by SPEC's errors, which ``grid_value`` gives from the table's K
-    and J (as ``group._exact_errors`` does for a 1x16 group), summed in SPEC's order
-    (``spec_tile_error``). The warp runs it together; a tile whose choice was decided
-    comes out as the fast path stored it.
+    holds but its bound left a tile's choice open: SPEC's errors of both candidates
+    (``grid_tile_errors``), then the chosen candidate's fast-path codes. The warp runs
+    it together; a tile whose choice was decided comes out as the fast path stored it.
     """
     x = [as_f32(w) for w in words] if cfg.dtype == "float32" else None
     a = tile_max(cfg, block_amax_fast(cfg, words, x))
     pair, _, _ = candidate_scales(a, s)
     byte4, byte6 = high_byte16(pair), pair & 0xFF
-    inv4, inv6 = table[byte4, 0], table[byte6, 0]
-    codes4, codes6, _, _, signs = fast_candidates(cfg, words, inv4, inv6)
-    err4 = grid_tile_error(cfg, lanes, words, inv4, table[byte4, 2], table[byte4, 3])
-    err6 = grid_tile_error(cfg, lanes, words, inv6, table[byte6, 2], table[byte6, 3])
+    err4, err6 = grid_tile_errors(cfg, lanes, words, table, byte4, byte6)
     pick4 = less_mask(err4, err6)
-    codes = [
-        with_signs(select_codes(cfg, pick4, codes4[w], codes6[w]), signs[w])
-        for w in range(len(signs))
-    ]
+    codes = candidate_codes(cfg, words, table[select_bits(pick4, byte4, byte6), 0])
     return codes, select_bits(pick4, byte4, pair)
 
 
-def grid_tile_error(cfg, lanes, words, inv, k, j):
-    """SPEC's error of one candidate over the tile, every value from ``grid_value``:
-    ``r_i`` the fast path's magnitudes (``inv`` in ``e4m3_codes`` units is scaled
-    back up, exactly), ``d_i = RN(V_i - |x_i|)``, whose magnitude is SPEC's."""
+@cute.jit
+def candidate_codes(cfg, words, inv):
+    """One candidate's code words with signs, as ``fast_candidates`` makes them: a run-time
+    loop over the code words (``code_step``), for the same reason as ``grid_tile_errors``."""
+    codes = [Int32(0)] * (ROWS_PER_LANE * lane_elements(cfg) // 8)
+    for w in cutlass.range(len(codes), unroll=1):
+        codes = code_step(cfg, words, inv, w, codes)
+    return codes
+
+
+def code_step(cfg, words, inv, w, codes):
+    """``candidate_codes``' step: code word ``w`` (run-time) into its place in ``codes``."""
+    raw = word_of(cfg, words, w)
+    ax = [abs_f32(v) for word in raw for v in unpack_word(cfg, word)]
+    r = [e2m1_round_magic(mul_rn(v, inv), 2.0 * cfg.code_scale) for v in ax]
+    word = grid_codes(cfg, r)
+    if cutlass.const_expr(cfg.e4m3_codes):
+        word = code_word(*word)
+    word = with_signs(word, sign_nibbles8(cfg, raw))
+    return [select_bits(Int32(0) - Int32(w == q), word, c) for q, c in enumerate(codes)]
+
+
+def word_of(cfg, words, w):
+    """The raw words of the lane's code word ``w`` (8 elements; ``w`` a run-time value),
+    picked from ``words`` by ``lop3``."""
+    steps = ROWS_PER_LANE * lane_elements(cfg) // 8  # code words a lane
+    cols = len(words) // steps  # raw words a code word
+    raw = []
+    for c in range(cols):
+        word = words[c]
+        for other in range(1, steps):
+            word = select_bits(Int32(0) - Int32(w == other), words[cols * other + c], word)
+        raw.append(word)
+    return raw
+
+
+@cute.jit
+def grid_tile_errors(cfg, lanes, words, table, byte4, byte6):
+    """SPEC's errors of both candidates (scale bytes ``byte4``, ``byte6``) over the tile,
+    summed in SPEC's order from ``error_step``'s rows.
+
+    One run-time loop step a (candidate, code word): the branch holds an eighth of the
+    unrolled sums' code, so a tile that is an SM's first undecided one waits less for
+    that code to be fetched (``bench/NOTES.md``, v40).
+    """
+    rows = [Float32(0.0)] * (2 * ROWS_PER_LANE)  # candidate 4's rows, then candidate 6's
+    for step in cutlass.range(2 * ROWS_PER_LANE * lane_elements(cfg) // 8, unroll=1):
+        rows = error_step(cfg, lanes, words, table, byte4, byte6, step, rows)
+    return (
+        spec_tile_error(cfg, lanes, rows[:ROWS_PER_LANE]),
+        spec_tile_error(cfg, lanes, rows[ROWS_PER_LANE:]),
+    )
+
+
+def error_step(cfg, lanes, words, table, byte4, byte6, step, rows):
+    """``grid_tile_errors``' step ``step`` (run-time): candidate ``step // steps``'s
+    errors of code word ``w = step % steps`` (``word_of``), each from ``grid_value``:
+    ``r_i`` the fast path's magnitudes (``inv`` in ``e4m3_codes`` units is scaled back
+    up, exactly), ``d_i = RN(V_i - |x_i|)``, whose magnitude is SPEC's. Returns ``rows``
+    with the word's row errors in their places."""
+    e = lane_elements(cfg)
+    steps = ROWS_PER_LANE * e // 8  # code words a candidate
+    per = 8 // e  # rows a code word
+    six = Int32(step >= steps)
+    w = step - six * steps
+    byte = select_bits(Int32(0) - six, byte6, byte4)
+    inv = table[byte, 0]
     if cutlass.const_expr(cfg.code_scale != 1.0):
         inv = mul_rn(inv, Float32(1.0 / cfg.code_scale))
-    e = lane_elements(cfg)
-    rows = []
-    for w in range(ROWS_PER_LANE * e // 8):
-        raw = [words[4 * i + c] for i in range(w * 8 // e, (w + 1) * 8 // e) for c in range(4)]
-        ax = [abs_f32(v) for word in raw for v in unpack_word(cfg, word)]
-        diffs = [sub_rn(grid_value(e2m1_round_magic(mul_rn(v, inv)), k, j), v) for v in ax]
-        rows.extend(row_error(cfg, lanes, diffs[i : i + e]) for i in range(0, 8, e))
-    return spec_tile_error(cfg, lanes, rows)
+    k, j = table[byte, 2], table[byte, 3]
+    ax = [abs_f32(v) for word in word_of(cfg, words, w) for v in unpack_word(cfg, word)]
+    diffs = [sub_rn(grid_value(e2m1_round_magic(mul_rn(v, inv)), k, j), v) for v in ax]
+    rows = list(rows)
+    for i in range(per):
+        err = row_error(cfg, lanes, diffs[e * i : e * (i + 1)])
+        for q in range(2 * ROWS_PER_LANE):
+            rows[q] = pick_f32(Int32(q == step * per + i), err, rows[q])
+    return rows
 
 
 def spec_tile_error(cfg, lanes, rows):

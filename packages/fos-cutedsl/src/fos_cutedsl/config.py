@@ -131,16 +131,6 @@ class QuantizeConfig:
     # every non-negative scale byte a row (``ROW_BYTES``, built once a row from the row's
     # mantissa constants), not computed per group. Needs a non-negative row amax.
     row_tables: bool = False
-    # Persistent 16x16, the latency of a rare tile (v40, being measured): ``rare_shared``,
-    # each unit's raw words also go to the warp's shared-memory slot, where the rare paths
-    # read them (no reload from global memory); ``rare_keeps_next``, the next item's first
-    # loads stay in registers through the rare branch (not issued again after it);
-    # ``rare_warm``, each CTA's warp 0 runs the undecided branch once on its first item
-    # with its stores off, so its code is in the SM's instruction caches before any
-    # undecided tile.
-    rare_shared: bool = False
-    rare_keeps_next: bool = False
-    rare_warm: str = ""  # "" off; "first", "second", "carried", "never" (v40 variants)
 
     def __post_init__(self):
         if self.fake is not None and self.fake not in _WIDTHS:
@@ -196,11 +186,6 @@ class QuantizeConfig:
             self.threads % self.row_threads or self.cta_rows * 8 > self.threads
         ):
             raise ValueError("row-scaled: whole rows of row_threads, at least 8 threads a row")
-        if self.rare_warm not in ("", "first", "second", "carried", "never"):
-            raise ValueError(f"rare_warm: unknown {self.rare_warm!r}")
-        rare_knobs = self.rare_shared or self.rare_keeps_next or self.rare_warm
-        if rare_knobs and not (self.persistent and self.block == "16x16"):
-            raise ValueError("rare_shared, rare_keeps_next, rare_warm: persistent 16x16 only")
         if self.persistent and self.threads % 32:
             raise ValueError("persistent: whole warps (threads a multiple of 32)")
         if not self.row_scaled and self.threads < TABLE:

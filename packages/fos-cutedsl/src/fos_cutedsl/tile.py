@@ -233,25 +233,21 @@ def fast_unit(cfg, lanes, stage, k, words, s, margin, table):
 
 @cute.jit
 def rare_units(
-    cfg, lanes, stage, flagged, undecided_units, s, s_dec, gamax, d, table, after=None,
-    words_of=None,
+    cfg, lanes, stage, flagged, undecided_units, s, s_dec, gamax, d, table, after=None
 ):  # fmt: skip
     """The rare paths of the units whose bit is set, the whole warp together: a flagged
     unit through the exact path, an undecided one through ``undecided_unit``. ``after()``,
     if given, runs at the end of the rare branch (``tile_persistent``: the next item's
-    loads issued again, so none of its registers stay live through the branch).
-    ``words_of(k)``: unit ``k``'s raw words (default: loaded again from global memory)."""
-    if cutlass.const_expr(words_of is None):
-        words_of = lambda k: load_unit(lanes, k)  # noqa: E731
+    loads issued again, so none of its registers stay live through the branch)."""
     if Int32(cute.arch.vote_any_sync((flagged | undecided_units) != 0)) != 0:
         for k in cutlass.range(cfg.groups_per_thread, unroll=1):
             if Int32(cute.arch.vote_any_sync(((flagged >> k) & 1) != 0)) != 0:
                 # Fresh names: the DSL would carry the fast loop's lists through here.
-                exact, exact_scale = exact_unit(cfg, lanes, words_of(k), s, s_dec, gamax, d)
+                exact, exact_scale = exact_unit(cfg, lanes, k, s, s_dec, gamax, d)
                 _store_unit(lanes, stage, k, exact, exact_scale)
             else:
                 if Int32(cute.arch.vote_any_sync(((undecided_units >> k) & 1) != 0)) != 0:
-                    chosen, chosen_scale = undecided_unit(cfg, lanes, words_of(k), s, table)
+                    chosen, chosen_scale = undecided_unit(cfg, lanes, k, s, table)
                     _store_unit(lanes, stage, k, chosen, chosen_scale)
         if cutlass.const_expr(after is not None):
             after()

@@ -134,12 +134,13 @@ def tile_sum(cfg, e):
     return e
 
 
-def undecided_unit(cfg, lanes, words, s, table):
-    """A unit (its raw ``words``, as ``load_unit`` gives them) again where the fast path
-    holds but its bound left a tile's choice open: SPEC's errors of both candidates
-    (``grid_tile_errors``), then the chosen candidate's fast-path codes. The warp runs
-    it together; a tile whose choice was decided comes out as the fast path stored it.
+def undecided_unit(cfg, lanes, k, s, table):
+    """Unit ``k`` again where the fast path holds but its bound left a tile's choice
+    open: SPEC's errors of both candidates (``grid_tile_errors``), then the chosen
+    candidate's fast-path codes. The warp runs it together; a tile whose choice was
+    decided comes out as the fast path stored it.
     """
+    words = load_unit(lanes, k)
     x = [as_f32(w) for w in words] if cfg.dtype == "float32" else None
     a = tile_max(cfg, block_amax_fast(cfg, words, x))
     pair, _, _ = candidate_scales(a, s)
@@ -241,15 +242,15 @@ def spec_tile_error(cfg, lanes, rows):
     return cute.arch.shuffle_sync(err, offset=lanes.lane | (parts - 1))
 
 
-def exact_unit(cfg, lanes, words, s, s_dec, gamax, d):
-    """A unit's tiles (its raw ``words``, as ``load_unit`` gives them) as SPEC writes
-    them: (code words, scale byte). The warp runs it together.
+def exact_unit(cfg, lanes, k, s, s_dec, gamax, d):
+    """Unit ``k``'s tile as SPEC writes it: (code words, scale byte). The warp runs it together.
 
     The unit is loaded once and both candidates work from its raw words, unpacking
     a code word's elements at a time: one memory round trip, not one per code word
     and candidate, so a flagged tile in a kernel's last CTAs delays its end less
     (``bench/NOTES.md``, v25).
     """
+    words = load_unit(lanes, k)
     x = [v for w in words for v in unpack_word(cfg, w)]
     a = tile_max(cfg, block_amax(x))
     pair, f4, f6 = candidate_scales(a, s, fast=False)

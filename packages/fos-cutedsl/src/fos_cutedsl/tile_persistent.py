@@ -25,18 +25,10 @@ from .choice import choice_margin, global_scale
 from .config import GROUP, QuantizeConfig, launch_bounds
 from .group import build_scale_table, scaled_margin
 from .ieee import div_rn
-from .memory import load_shared_v4, store_shared_vector
 from .offsets import amax_vector
 from .persistent import WARP, draw_unit
 from .tile import Lanes, fast_unit, rare_units, strip_tiles
 from .tile_math import ROWS_PER_LANE, load_unit_into
-
-SLOT = 16 * ROWS_PER_LANE * WARP  # bytes of a warp's unit in ``rare_shared``'s slots
-
-
-def shared_bytes(cfg: QuantizeConfig) -> int:
-    """``rare_shared``: a slot per unit of every warp's item."""
-    return cfg.threads // WARP * cfg.groups_per_thread * SLOT if cfg.rare_shared else 0
 
 
 class TilePersistentKernel:
@@ -70,7 +62,7 @@ class TilePersistentKernel:
         kernel.launch(
             grid=[grid, 1, 1],
             block=[cfg.threads, 1, 1],
-            smem=cfg.smem_bytes + 16 + shared_bytes(cfg),  # table, item counter, slots
+            smem=cfg.smem_bytes + 16,  # the table and the item counter
             stream=stream,
             **launch_bounds(cfg.threads, cfg.min_blocks),
         )
@@ -97,13 +89,6 @@ class TilePersistentKernel:
             Float32, cute.make_layout((cfg.table_rows, 4), stride=(4, 1)), byte_alignment=16
         )
         counter = smem.allocate_tensor(Int32, cute.make_layout(1), byte_alignment=16)
-        slots = None
-        if cutlass.const_expr(cfg.rare_shared):  # this lane's 16 bytes of its warp's unit 0
-            data = smem.allocate_tensor(
-                Uint32, cute.make_layout(shared_bytes(cfg) // 4), byte_alignment=16
-            )
-            warp_slots = (Int32(tidx) // WARP) * (cfg.groups_per_thread * SLOT)
-            slots = data.iterator.toint() + warp_slots + (Int32(tidx) % WARP) * 16
         arrays = (mX, mCodes, mScales, tile_rows, tile_cols)
 
         # The warp's first item, its first units' loads in flight during the setup.
@@ -129,25 +114,21 @@ class TilePersistentKernel:
         consts = (gamax, s, s_dec, margin, d)
         build_scale_table(cfg, table, s_dec, gamax)  # (its barrier also publishes the counter)
 
-        warm = Int32(Int32(tidx) < WARP)  # ``rare_warm == "carried"``: warp 0's first item
         while item < items:
             item, row_block, strip = run_item(
                 cfg, arrays, table, counter, buffers, consts, item, row_block, strip,
-                first, stride, strips, items, slots, warm,
+                first, stride, strips, items,
             )  # fmt: skip
-            warm = Int32(0)
 
 
 @cute.jit
 def run_item(
     cfg, arrays, table, counter, buffers, consts, item, row_block, strip, first, stride,
-    strips, items, slots, warm,
+    strips, items,
 ):  # fmt: skip
     """The warp's item (in ``row_block`` and ``strip``): draws the next item, runs this
     one's units (the next one's first loads into ``buffers`` during the last units) and
-    returns the next item with its row block and strip. ``slots``: ``rare_shared``'s
-    address of this lane's words of unit 0 (unit ``k``'s row ``i`` is ``4 k + i`` warp
-    rows of 512 bytes on)."""
+    returns the next item with its row block and strip."""
     gamax, s, s_dec, margin, d = consts
     following = draw_unit(counter, first, stride)
     next_block = following // strips
@@ -160,9 +141,6 @@ def run_item(
     for k in cutlass.range_constexpr(cfg.groups_per_thread):
         words = ahead[0]
         ahead = ahead[1:]
-        if cutlass.const_expr(cfg.rare_shared):
-            for i in cutlass.range_constexpr(ROWS_PER_LANE):
-                store_shared_vector(slots + (4 * k + i) * 512, words[4 * i : 4 * i + 4])
         if cutlass.const_expr(k + depth < cfg.groups_per_thread):
             rows = [cute.make_rmem_tensor((4,), Uint32) for _ in range(ROWS_PER_LANE)]
             load_unit_into(lanes, k + depth, rows)
@@ -175,32 +153,12 @@ def run_item(
         slow, undecided = fast_unit(cfg, lanes, None, k, words, s, margin, table)
         flagged = flagged | (slow << k)
         undecided_units = undecided_units | (undecided << k)
-    tidx, _, _ = cute.arch.thread_idx()
-    if cutlass.const_expr(cfg.rare_warm == "first"):  # warp 0's first item: unit 0 again
-        undecided_units = undecided_units | Int32((item == first) & (Int32(tidx) < WARP))
-    if cutlass.const_expr(cfg.rare_warm == "never"):  # the same test, never true
-        never = (item == first) & (Int32(tidx) < WARP) & (gamax < Float32(0.0))
-        undecided_units = undecided_units | Int32(never)
-    if cutlass.const_expr(cfg.rare_warm == "second"):  # the first item drawn from the counter
-        undecided_units = undecided_units | Int32(item == first + stride * (cfg.threads // WARP))
-    if cutlass.const_expr(cfg.rare_warm == "carried"):
-        undecided_units = undecided_units | warm
     later = Lanes(cfg, *arrays, cutlass.min(next_strip, strips - 1), Int64(next_block))
-    after = None if cutlass.const_expr(cfg.rare_keeps_next) else lambda: reload(later, buffers)
-    words_of = None
-    if cutlass.const_expr(cfg.rare_shared):
-        words_of = lambda k: shared_words(slots, k)  # noqa: E731
     rare_units(
         cfg, lanes, None, flagged, undecided_units, s, s_dec, gamax, d, table,
-        after=after, words_of=words_of,
+        after=lambda: reload(later, buffers),
     )  # fmt: skip
     return following, next_block, next_strip
-
-
-def shared_words(slots, k):
-    """``rare_shared``: unit ``k``'s 16 raw words as ``run_item`` put them in the slots."""
-    rows = [load_shared_v4(slots + (4 * k + i) * 512) for i in range(ROWS_PER_LANE)]
-    return [Uint32(w) for row in rows for w in row]
 
 
 def reload(later, buffers):

@@ -43,6 +43,20 @@ SETS = {
         ]
         for mode in (("bfloat16", "1x16", False, "mae"), ("float16", "1x16", False, "mae"))
     },
+    # The persistent 16x16 kernel's work item (units a warp's item, units ahead, threads),
+    # timed again now that a late undecided tile no longer moves it by 7 us (v40): v35 saw
+    # 2 units at 640 threads faster at 8192 x 4096 within that spread. No spill in any (ptxas
+    # -O2 here: 96 registers at 640 threads, 128 at 512); 768 threads spill.
+    "tile-items": {
+        ("bfloat16", "16x16", False, "mae"): [
+            ("default", {}),
+            ("2 units", {"groups_per_thread": 2}),
+            ("2 units, 2 ahead", {"groups_per_thread": 2, "prefetch": 2}),
+            ("4 units", {"groups_per_thread": 4}),
+            ("512 thr", {"threads": 512}),
+            ("512 thr, 4 units, 2 ahead", {"threads": 512, "groups_per_thread": 4, "prefetch": 2}),
+        ]
+    },
 }
 
 

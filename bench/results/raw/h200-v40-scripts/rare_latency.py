@@ -13,6 +13,10 @@ order and reversed.
     python rare_latency.py --compile  (compile every kernel for sm_90a here, no GPU)
     python rare_latency.py --warm     (v40 call 3: rare_warm's variants)
     python rare_latency.py --rolled   (v40 call 4: the undecided branch in run-time loops)
+    python rare_latency.py --default  (the default kernel alone: v41)
+
+The knobs of the first three were removed in 30b9bac (their code is in ff1d5ff); only
+``--default`` runs on later trees.
 """
 
 import json
@@ -33,7 +37,9 @@ KNOBS = {
     "warm": {"rare_warm": "first"},
     "all three": {"rare_shared": True, "rare_keeps_next": True, "rare_warm": "first"},
 }
-if "--rolled" in sys.argv:  # call 4: the undecided branch in run-time loops (default)
+if "--default" in sys.argv:
+    KNOBS = {"default": {}}
+elif "--rolled" in sys.argv:  # call 4: the undecided branch in run-time loops (default)
     KNOBS = {"default": {}, "warm second": {"rare_warm": "second"}}
 elif "--warm" in sys.argv:  # call 3: where the warm-up's cost comes from
     KNOBS = {
@@ -104,7 +110,7 @@ def main() -> None:
             times = " ".join(f"{t:6.2f}" for t in r["us_back_to_back"])
             print(f"{name:34s} {kname:18s} {r['exact']} {times}", flush=True)
         records.append(record)
-    if "--warm" in sys.argv or "--rolled" in sys.argv:  # and on larger fresh normal data, its own amax
+    if {"--warm", "--rolled", "--default"} & set(sys.argv):  # and on larger fresh normal data, its own amax
         for rows, cols in ((32768, 7168), (32768, 2048), (8192, 4096)):
             torch.manual_seed(rows + cols)
             xd = torch.randn(rows, cols, device="cuda").bfloat16()
@@ -132,7 +138,7 @@ def main() -> None:
             records.append(record)
             del xd, want_c, want_s, c, sc
     name = "rare_latency.json"
-    for flag in ("--warm", "--rolled"):
+    for flag in ("--warm", "--rolled", "--default"):
         if flag in sys.argv:
             name = f"rare_latency_{flag[2:]}.json"
     out = os.path.join(os.environ.get("OUT", "."), name)

@@ -136,6 +136,17 @@ def test_per_cta_variant_compiles_clean(tmp_path):
     assert counts["l2 lines"] == 0
 
 
+def _rare_shuffles(lanes: int, levels: int) -> tuple[int, int]:
+    """A 16x16 kernel's shuffles in its rare paths, each once in the code: (undecided,
+    exact). Both take the tile amax (``levels``) and per candidate fold the rows (2) and
+    broadcast (1). The undecided unit's run-time loop holds one code word's rows, ``lanes
+    / 2`` of them, each handed across its ``lanes - 1`` steps; the exact path hands all 4
+    rows of each candidate."""
+    undecided = levels + lanes // 2 * (lanes - 1) + 2 * (2 + 1)
+    exact = levels + 2 * (4 * (lanes - 1) + 2 + 1)
+    return undecided, exact
+
+
 @pytest.mark.parametrize(("dtype", "lanes"), [("bfloat16", 2), ("float32", 4)])
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
@@ -152,27 +163,25 @@ def test_tile_variant_compiles_clean(arch, dtype, lanes, tmp_path):
     units = QuantizeConfig(dtype, "16x16", "mae", 256, False, persistent=False).groups_per_thread
     elements = 4 * 16 // lanes  # a unit: 4 rows of 16 / lanes elements
     levels = (lanes.bit_length() - 1) + 2  # shuffle levels: parts, then 2 of rows
-    # Fast path per unit: amax and both errors. After the loop, the undecided unit
-    # and the exact path once each: amax, and per candidate the row chains' handoffs
-    # (4 rows, lanes - 1 steps), 2 folds, 1 broadcast.
-    rare = levels + 2 * (4 * (lanes - 1) + 2 + 1)
+    undecided, exact = _rare_shuffles(lanes, levels)
+    # Fast path per unit: amax and both errors; then the rare paths once each.
     # (+1: the DSL broadcasts the shared-memory base with a shfl.idx.)
-    assert counts["shfl"] == 3 * levels * units + 2 * rare + 1
-    # The fast path's rounding per unit; the undecided unit rounds its codes and its
-    # errors' magnitudes again (float32, without a code scale: the same values, which
-    # the compiler shares); the exact path rounds as SPEC writes it (no magic).
-    again = 1 if dtype == "float32" else 2
-    assert counts["magic fma"] == 2 * 2 * elements * (units + again)
-    assert counts["exact-sum fma"] == 2 * elements  # the undecided unit's grid values
+    assert counts["shfl"] == 3 * levels * units + undecided + exact + 1
+    # The fast path's rounding per unit (2 fma a magic rounding, both candidates); the
+    # undecided unit's loops round one code word (8 elements) for its codes and one for
+    # its errors; the exact path rounds as SPEC writes it (no magic).
+    assert counts["magic fma"] == 2 * 2 * elements * units + 2 * 8 * 2
+    assert counts["exact-sum fma"] == 8  # the undecided loop's grid values, a code word
     assert counts["l2 prefetch"] == 0  # the bulk prefetch: 1x16 per tensor only
     assert counts["bound fma"] == units
     if dtype == "float32":
         assert counts["e4m3x2"] == units + 2  # the scale pairs only (fast, undecided, exact)
         assert counts["l2 lines"] == 0
     else:
-        # E4M3 codes: 4 cvt per 8 codes, 4 code words a unit, both candidates, and
-        # the scale pair: per unit and in the undecided unit; the exact path's pair.
-        assert counts["e4m3x2"] == (4 * 4 * 2 + 1) * (units + 1) + 1
+        # E4M3 codes: 4 cvt per 8 codes, 4 code words a unit, both candidates, and the
+        # scale pair, per unit; the undecided unit's pair and its codes loop's code word
+        # (one candidate); the exact path's pair.
+        assert counts["e4m3x2"] == (4 * 4 * 2 + 1) * units + (1 + 4) + 1
         assert counts["l2 lines"] == 0  # the line prefetch is off by default (v16)
         # Asked for, the later CTA's 16 * units rows x 1 KB are 128-byte lines over
         # 256 threads.
@@ -200,12 +209,12 @@ def test_tile_persistent_variant_compiles_clean(arch, tmp_path):
     failures, counts = audit_ptx(fn.__ptx__, arch)
     assert failures == []
     units, elements, levels = cfg.groups_per_thread, 32, 3  # 2 lanes a tile row
-    rare = levels + 2 * (4 * 1 + 2 + 1)
+    undecided, exact = _rare_shuffles(2, levels)
     # (+2: the DSL's shared-memory base broadcast, and the drawn item's broadcast.)
-    assert counts["shfl"] == 3 * levels * units + 2 * rare + 2
-    assert counts["magic fma"] == 2 * 2 * elements * (units + 2)
-    assert counts["exact-sum fma"] == 2 * elements
-    assert counts["e4m3x2"] == (4 * 4 * 2 + 1) * (units + 1) + 1
+    assert counts["shfl"] == 3 * levels * units + undecided + exact + 2
+    assert counts["magic fma"] == 2 * 2 * elements * units + 2 * 8 * 2
+    assert counts["exact-sum fma"] == 8
+    assert counts["e4m3x2"] == (4 * 4 * 2 + 1) * units + (1 + 4) + 1
     assert "ld.local" not in fn.__ptx__ and "st.local" not in fn.__ptx__
 
 

@@ -60,6 +60,35 @@ PLACEMENTS = (
 )
 
 
+def check_and_time(kernels: dict, label: str, xd: torch.Tensor, gamax: torch.Tensor) -> dict:
+    """Every kernel's bits on ``xd`` against the reference (outputs poisoned first), then
+    3 back-to-back timings each, the kernels in order and reversed, on the same outputs."""
+    from bench import back_to_back_us
+
+    rows, cols = xd.shape
+    want_c, want_s = fos_reference.quantize(xd, gamax, block="16x16", err_mode="mae")
+    codes = torch.empty(rows, cols // 2, dtype=torch.uint8, device="cuda")
+    scales = torch.empty(rows, cols // 16, dtype=torch.float8_e4m3fn, device="cuda")
+    record = {"placement": label, "kernels": {}}
+    for kname, fn in kernels.items():
+        codes.fill_(0xAB), scales.view(torch.uint8).fill_(0xAB)
+        fn(xd, gamax, codes, scales)
+        exact = torch.equal(codes, want_c) and torch.equal(
+            scales.view(torch.uint8), want_s.view(torch.uint8)
+        )
+        record["kernels"][kname] = {"exact": exact, "us_back_to_back": []}
+    order = list(kernels)
+    for rep in range(3):
+        for kname in order if rep % 2 == 0 else order[::-1]:
+            fn = kernels[kname]
+            us = back_to_back_us(lambda fn=fn: fn(xd, gamax, codes, scales))
+            record["kernels"][kname]["us_back_to_back"].append(us)
+    for kname, r in record["kernels"].items():
+        times = " ".join(f"{t:6.2f}" for t in r["us_back_to_back"])
+        print(f"{label:34s} {kname:18s} {r['exact']} {times}", flush=True)
+    return record
+
+
 def main() -> None:
     kernels = {
         name: compile_quantize("bfloat16", "16x16", "mae", 256, False, "sm_90a", **knobs)
@@ -68,16 +97,12 @@ def main() -> None:
     print("compiled", list(kernels), flush=True)
     if "--compile" in sys.argv:
         return
-    from bench import back_to_back_us
-
     torch.set_num_threads(max(1, (os.cpu_count() or 2) - 1))
     x0 = up.draw(0)
     g = float(fos_reference.nan_amax(x0) * 1.002)
     donors = []
     for seed, tr, tc in up.DONORS:
         donors.append(up.draw(seed)[16 * tr : 16 * tr + 16, 16 * tc : 16 * tc + 16].clone())
-    codes = torch.empty(up.ROWS, up.COLS // 2, dtype=torch.uint8, device="cuda")
-    scales = torch.empty(up.ROWS, up.COLS // 16, dtype=torch.float8_e4m3fn, device="cuda")
     gamax = torch.tensor(g, dtype=torch.float32, device="cuda")
     variants = up.variants()
     records = []
@@ -90,57 +115,16 @@ def main() -> None:
                 x[16 * tr, 16 * tc] = float("nan")
             else:
                 x[16 * tr : 16 * tr + 16, 16 * tc : 16 * tc + 16] = donors[k + (fill != "donor")]
-        xd = x.cuda()
-        want_c, want_s = fos_reference.quantize(xd, gamax, block="16x16", err_mode="mae")
-        record = {"placement": name, "items": items, "kernels": {}}
-        for kname, fn in kernels.items():
-            codes.fill_(0xAB), scales.view(torch.uint8).fill_(0xAB)
-            fn(xd, gamax, codes, scales)
-            exact = torch.equal(codes, want_c) and torch.equal(
-                scales.view(torch.uint8), want_s.view(torch.uint8)
-            )
-            record["kernels"][kname] = {"exact": exact, "us_back_to_back": []}
-        order = list(kernels)
-        for rep in range(3):
-            for kname in order if rep % 2 == 0 else order[::-1]:
-                fn = kernels[kname]
-                us = back_to_back_us(lambda fn=fn: fn(xd, gamax, codes, scales))
-                record["kernels"][kname]["us_back_to_back"].append(us)
-        for kname, r in record["kernels"].items():
-            times = " ".join(f"{t:6.2f}" for t in r["us_back_to_back"])
-            print(f"{name:34s} {kname:18s} {r['exact']} {times}", flush=True)
-        records.append(record)
-    if {"--warm", "--rolled", "--default"} & set(sys.argv):  # and on larger fresh normal data, its own amax
+        records.append({"items": items, **check_and_time(kernels, name, x.cuda(), gamax)})
+    flags = [f for f in ("--warm", "--rolled", "--default") if f in sys.argv]
+    if flags:  # and on larger fresh normal data, under its own amax
         for rows, cols in ((32768, 7168), (32768, 2048), (8192, 4096)):
             torch.manual_seed(rows + cols)
             xd = torch.randn(rows, cols, device="cuda").bfloat16()
             gd = fos_reference.nan_amax(xd).float().reshape(())
-            want_c, want_s = fos_reference.quantize(xd, gd, block="16x16", err_mode="mae")
-            c = torch.empty(rows, cols // 2, dtype=torch.uint8, device="cuda")
-            sc = torch.empty(rows, cols // 16, dtype=torch.float8_e4m3fn, device="cuda")
-            record = {"placement": f"normal {rows}x{cols}", "kernels": {}}
-            for kname, fn in kernels.items():
-                c.fill_(0xAB), sc.view(torch.uint8).fill_(0xAB)
-                fn(xd, gd, c, sc)
-                exact = torch.equal(c, want_c) and torch.equal(
-                    sc.view(torch.uint8), want_s.view(torch.uint8)
-                )
-                record["kernels"][kname] = {"exact": exact, "us_back_to_back": []}
-            order = list(kernels)
-            for rep in range(3):
-                for kname in order if rep % 2 == 0 else order[::-1]:
-                    fn = kernels[kname]
-                    us = back_to_back_us(lambda fn=fn: fn(xd, gd, c, sc))
-                    record["kernels"][kname]["us_back_to_back"].append(us)
-            for kname, r in record["kernels"].items():
-                times = " ".join(f"{t:6.2f}" for t in r["us_back_to_back"])
-                print(f"{record['placement']:34s} {kname:18s} {r['exact']} {times}", flush=True)
-            records.append(record)
-            del xd, want_c, want_s, c, sc
-    name = "rare_latency.json"
-    for flag in ("--warm", "--rolled", "--default"):
-        if flag in sys.argv:
-            name = f"rare_latency_{flag[2:]}.json"
+            records.append(check_and_time(kernels, f"normal {rows}x{cols}", xd, gd))
+            del xd
+    name = f"rare_latency_{flags[-1][2:]}.json" if flags else "rare_latency.json"
     out = os.path.join(os.environ.get("OUT", "."), name)
     with open(out, "w") as f:
         json.dump({"gamax": g, "records": records}, f, indent=1)

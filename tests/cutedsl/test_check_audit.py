@@ -138,13 +138,11 @@ def test_per_cta_variant_compiles_clean(tmp_path):
 
 def _rare_shuffles(lanes: int, levels: int) -> tuple[int, int]:
     """A 16x16 kernel's shuffles in its rare paths, each once in the code: (undecided,
-    exact). Both take the tile amax (``levels``) and per candidate fold the rows (2) and
-    broadcast (1). The undecided unit's run-time loop holds one code word's rows, ``lanes
-    / 2`` of them, each handed across its ``lanes - 1`` steps; the exact path hands all 4
-    rows of each candidate."""
-    undecided = levels + lanes // 2 * (lanes - 1) + 2 * (2 + 1)
-    exact = levels + 2 * (4 * (lanes - 1) + 2 + 1)
-    return undecided, exact
+    exact). Each takes the tile amax (``levels``), then per candidate folds the rows (2)
+    and broadcasts (1); its run-time loop holds one code word's rows, ``lanes / 2`` of
+    them, each handed across its ``lanes - 1`` steps."""
+    one = levels + lanes // 2 * (lanes - 1) + 2 * (2 + 1)
+    return one, one
 
 
 @pytest.mark.parametrize(("dtype", "lanes"), [("bfloat16", 2), ("float32", 4)])

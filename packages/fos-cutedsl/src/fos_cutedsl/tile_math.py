@@ -211,9 +211,7 @@ def error_step(cfg, lanes, words, table, byte4, byte6, step, rows):
     ``r_i`` the fast path's magnitudes (``inv`` in ``e4m3_codes`` units is scaled back
     up, exactly), ``d_i = RN(V_i - |x_i|)``, whose magnitude is SPEC's. Returns ``rows``
     with the word's row errors in their places."""
-    e = lane_elements(cfg)
-    steps = ROWS_PER_LANE * e // 8  # code words a candidate
-    per = 8 // e  # rows a code word
+    steps = ROWS_PER_LANE * lane_elements(cfg) // 8  # code words a candidate
     six = Int32(step >= steps)
     w = step - six * steps
     byte = select_bits(Int32(0) - six, byte6, byte4)
@@ -223,11 +221,18 @@ def error_step(cfg, lanes, words, table, byte4, byte6, step, rows):
     k, j = table[byte, 2], table[byte, 3]
     ax = [abs_f32(v) for word in word_of(cfg, words, w) for v in unpack_word(cfg, word)]
     diffs = [sub_rn(grid_value(e2m1_round_magic(mul_rn(v, inv)), k, j), v) for v in ax]
+    return place_rows(cfg, lanes, diffs, step, rows)
+
+
+def place_rows(cfg, lanes, diffs, step, rows):
+    """``rows`` with the row errors (``row_error``) of loop step ``step``'s code word
+    (``diffs``, 8 elements) in their places: row ``step * 8 / E + i``."""
+    e = lane_elements(cfg)
     rows = list(rows)
-    for i in range(per):
+    for i in range(8 // e):
         err = row_error(cfg, lanes, diffs[e * i : e * (i + 1)])
-        for q in range(2 * ROWS_PER_LANE):
-            rows[q] = pick_f32(Int32(q == step * per + i), err, rows[q])
+        for q in range(len(rows)):
+            rows[q] = pick_f32(Int32(q == step * (8 // e) + i), err, rows[q])
     return rows
 
 
@@ -254,31 +259,45 @@ def exact_unit(cfg, lanes, k, s, s_dec, gamax, d):
     x = [v for w in words for v in unpack_word(cfg, w)]
     a = tile_max(cfg, block_amax(x))
     pair, f4, f6 = candidate_scales(a, s, fast=False)
-    codes4, err4 = exact_candidate(cfg, lanes, words, f4, s_dec, gamax, d)
-    codes6, err6 = exact_candidate(cfg, lanes, words, f6, s_dec, gamax, d)
+    codes, err4, err6 = exact_candidates(cfg, lanes, words, f4, f6, s_dec, gamax, d)
+    n = len(codes) // 2
     pick4 = less_mask(err4, err6)
-    codes = [select_bits(pick4, codes4[w], codes6[w]) for w in range(len(codes4))]
+    codes = [select_bits(pick4, codes[w], codes[n + w]) for w in range(n)]
     return codes, select_bits(pick4, pair >> 8, pair)
 
 
-def exact_candidate(cfg, lanes, words, f, s_dec, gamax, d):
-    """SPEC steps 4-7 for candidate ``f`` of the unit's raw ``words`` (``load_unit``):
-    code words and the tile's error (every lane).
+@cute.jit
+def exact_candidates(cfg, lanes, words, f4, f6, s_dec, gamax, d):
+    """SPEC steps 4-7 for both candidates ``f4`` and ``f6`` of the unit's raw ``words``
+    (``load_unit``): the code words (candidate 4's, then 6's) and each candidate's tile
+    error (every lane), in a run-time loop of one step a (candidate, code word)
+    (``exact_step``), as ``grid_tile_errors`` does and for the same reason: the exact
+    path's code is cold when a kernel first needs it."""
+    steps = ROWS_PER_LANE * lane_elements(cfg) // 8  # code words a candidate
+    candidates = (f4, exact_inv(f4, s_dec), f6, exact_inv(f6, s_dec))
+    codes = [Int32(0)] * (2 * steps)
+    rows = [Float32(0.0)] * (2 * ROWS_PER_LANE)  # candidate 4's rows, then candidate 6's
+    for step in cutlass.range(2 * steps, unroll=1):
+        codes, rows = exact_step(cfg, lanes, words, candidates, gamax, d, step, codes, rows)
+    return (
+        codes,
+        spec_tile_error(cfg, lanes, rows[:ROWS_PER_LANE]),
+        spec_tile_error(cfg, lanes, rows[ROWS_PER_LANE:]),
+    )
 
-    One code word (8 elements) at a time, so few values stay live; each row's
-    error is SPEC's chain over its 16 elements (``row_error``), folded as
-    ``spec_tile_error`` does.
-    """
-    e = lane_elements(cfg)
-    inv = exact_inv(f, s_dec)
-    codes, rows = [], []
-    for w in range(ROWS_PER_LANE * e // 8):
-        raw = [words[4 * i + j] for i in range(w * 8 // e, (w + 1) * 8 // e) for j in range(4)]
-        x = [v for word in raw for v in unpack_word(cfg, word)]
-        word, diffs = exact_codes(x, f, inv, gamax, d)
-        codes.extend(word)
-        rows.extend(row_error(cfg, lanes, diffs[i : i + e]) for i in range(0, 8, e))
-    return codes, spec_tile_error(cfg, lanes, rows)
+
+def exact_step(cfg, lanes, words, candidates, gamax, d, step, codes, rows):
+    """``exact_candidates``' step ``step`` (run-time): code word ``w = step % steps``
+    (``word_of``) under candidate ``step // steps`` as SPEC writes it (``exact_codes``).
+    Returns ``codes`` and ``rows`` with its code word and row errors in their places."""
+    steps = ROWS_PER_LANE * lane_elements(cfg) // 8
+    f4, inv4, f6, inv6 = candidates
+    six = Int32(step >= steps)
+    w = step - six * steps
+    x = [v for word in word_of(cfg, words, w) for v in unpack_word(cfg, word)]
+    word, diffs = exact_codes(x, pick_f32(six, f6, f4), pick_f32(six, inv6, inv4), gamax, d)
+    codes = [select_bits(Int32(0) - Int32(q == step), word[0], c) for q, c in enumerate(codes)]
+    return codes, place_rows(cfg, lanes, diffs, step, rows)
 
 
 def row_error(cfg, lanes, diffs):

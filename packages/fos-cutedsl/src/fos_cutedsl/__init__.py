@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.11"
+__version__ = "0.6.12"
 
 __all__ = [
     "AMAX_CACHE",

@@ -8,7 +8,7 @@ source bench/results/raw/h200-v38-scripts/prep.sh
 timeout 200 python3 tests/cutedsl/gpu_verify.py --stages sweep fuzz --out $OUT \
   > $OUT/logs/gpu_verify.log 2>&1
 echo "gpu_verify rc=$? ($((SECONDS - start)) s)"; tail -n 8 $OUT/logs/gpu_verify.log
-timeout $((420 - SECONDS + start)) python3 bench/ab.py --set tile-items \
+timeout $((360 - SECONDS + start)) python3 bench/ab.py --set tile-items \
   --shapes 32768x7168,8192x4096 --out $OUT > $OUT/logs/ab_tile_items.log 2>&1
 echo "ab tile-items rc=$? ($((SECONDS - start)) s)"; tail -n 20 $OUT/logs/ab_tile_items.log
 tar -C $OUT -czf $OUT/logs.tgz logs && rm -r $OUT/logs

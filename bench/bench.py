@@ -111,6 +111,7 @@ LAYOUT_SHAPES = ((32768, 7168), (8192, 4096))  # quantize_rowwise_columnwise (is
 MODES = (("1x16", False), ("1x16", True), ("16x16", False))
 GROUPED_EXPERTS = (8, 64, 256)
 LOOP_EXPERTS = 64  # where the per-expert loop of fos_op.quantize is timed beside
+LOOP_REPS = 9  # its event-timed runs (host-bound, 1-2 ms each, and jittery)
 HOT_MAX_BYTES = 60e6  # inputs under this also get an l2="hot" row
 BOUND = 256
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -734,7 +735,8 @@ def run_case(case: Case, args, device: str, roof: float | None, peers: Peers, fl
                 continue
             hot = case.l2 == "hot"
             if impl in ("reference", "fos_loop"):  # host-bound (or syncing): events, eager
-                us = time_us(fn, device, 1) if device == "cpu" else event_median_us(fn, 3, flush)
+                reps = LOOP_REPS if impl == "fos_loop" else 3
+                us = time_us(fn, device, 1) if device == "cpu" else event_median_us(fn, reps, flush)
             else:
                 us = time_us(timed, device, args.reps, flush=not hot)
                 if args.back_to_back and is_fos and how == "graph" and not hot:

@@ -33,7 +33,8 @@ output is first compared bit for bit with ``fos_reference`` on the same data
 * peers, timed in the same run: ``reference_compiled`` (``torch.compile`` of
   the reference function: nan_amax, dequantize, fake_quantize, and quantize at
   one shape), ``reference`` (eager, at the peer shapes only) and, if importable,
-  ``fouroversix`` (mit-han-lab's Triton 4/6, not exact, its own amax).
+  ``fouroversix`` (mit-han-lab's Triton 4/6, not exact, its own amax: beside
+  amax+quantize and fake_quantize; ``peer_fouroversix``).
   ``fos_loop`` (quantize_grouped at 64 experts): what a user writes without
   a grouped op, ``fos_op.quantize`` per expert slice after reading the offsets
   on the host (eager, with that sync). ``fos_transposed_copy``
@@ -79,6 +80,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+import peer_fouroversix
 import torch
 from summary import aggregate
 
@@ -406,7 +408,7 @@ class Peers:
         self._compiled: dict[str, Callable] = {}
         self.fouroversix, self.fouroversix_why = (None, "off")
         if fouroversix:
-            self.fouroversix, self.fouroversix_why = _import_fouroversix()
+            self.fouroversix, self.fouroversix_why = peer_fouroversix.load(FOUROVERSIX)
 
     def compiled(self, case: Case) -> Callable | None:
         """``torch.compile`` of the reference function of ``case.op``, where it is a peer."""
@@ -425,36 +427,25 @@ class Peers:
         return self._compiled[case.op]
 
     def fouroversix_call(self, case: Case, x: torch.Tensor) -> Callable | None:
-        """fouroversix's Triton quantize of x (its own amax), for the per-tensor amax+quantize."""
-        if self.fouroversix is None or case.op != "amax+quantize" or case.l2 != "flushed":
+        """fouroversix's Triton call on x (its own amax): for the per-tensor amax+quantize
+        (1x16) and fake_quantize (1x16, 16x16) rows, flushed, bf16/fp16."""
+        wanted = (case.op == "amax+quantize" and case.block == "1x16") or case.op == "fake_quantize"
+        if (
+            self.fouroversix is None
+            or not wanted
+            or case.row_scaled
+            or case.l2 != "flushed"
+            or case.dtype == "float32"
+        ):
             return None
-        f46 = self.fouroversix
+        fake = case.op == "fake_quantize"
         try:
-            rule = getattr(f46.ScaleRule, case.err_mode, None) or next(iter(f46.ScaleRule))
-            config = f46.QuantizationConfig(backend=f46.QuantizeBackend.triton, scale_rule=rule)
+            return peer_fouroversix.call(
+                self.fouroversix, x, err_mode=case.err_mode, fake=fake, block=case.block
+            )
         except Exception as exc:  # another version of its API: skip the peer, say why
             self.fouroversix, self.fouroversix_why = None, f"{type(exc).__name__}: {exc}"
             return None
-        return lambda: f46.quantize(x, config)
-
-
-def _import_fouroversix():
-    """(module, "") or (None, why not): installed, or its sources under scratch/peers/."""
-    try:
-        import fouroversix
-
-        return fouroversix, ""
-    except Exception as exc:  # an optional peer: any failure only skips it
-        installed_why = f"{type(exc).__name__}: {exc}"
-    if not FOUROVERSIX.is_dir():
-        return None, f"not installed ({installed_why}) and {FOUROVERSIX} absent"
-    sys.path.insert(0, str(FOUROVERSIX / "src"))  # the peer's own checkout, never vendored
-    try:
-        import fouroversix
-
-        return fouroversix, ""
-    except Exception as exc:
-        return None, f"{FOUROVERSIX}: {type(exc).__name__}: {exc}"
 
 
 # --------------------------------------------------------------------------- bits

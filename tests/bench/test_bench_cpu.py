@@ -131,3 +131,53 @@ def test_plot_reads_the_committed_results(tmp_path, monkeypatch):
     path = tmp_path / "h200.json"
     path.write_text((BENCH / "results" / "h200.json").read_text())
     assert plot.plot_ops(path).stat().st_size > 10_000
+
+
+@pytest.fixture
+def no_fouroversix_modules():
+    """No ``fouroversix`` module imported before or left after the test."""
+
+    def clear():
+        for name in [m for m in sys.modules if m.split(".")[0] == "fouroversix"]:
+            del sys.modules[name]
+
+    clear()
+    yield
+    clear()
+
+
+def test_fouroversix_peer_loads_without_its_package_init(
+    tmp_path, monkeypatch, no_fouroversix_modules
+):
+    """The peer's ``quantize`` subpackage imports from a checkout whose top-level
+    ``__init__`` would fail (as fouroversix's does without ``transformers``)."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import peer_fouroversix
+
+    pkg = tmp_path / "src" / "fouroversix"
+    (pkg / "quantize").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("raise ImportError('no transformers here')\n")
+    (pkg / "utils.py").write_text(
+        "import enum\n"
+        "class QuantizeBackend(enum.Enum):\n    triton = 'triton'\n"
+        "class ScaleRule(enum.Enum):\n    mae = 'mae'\n    mse = 'mse'\n"
+    )
+    (pkg / "quantize" / "__init__.py").write_text(
+        "import dataclasses\n"
+        "@dataclasses.dataclass\nclass QuantizationConfig:\n"
+        "    backend: object = None\n    scale_rule: object = None\n"
+        "    pseudo_quantize: bool = False\n    block_scale_2d: bool = False\n"
+        "def quantize(x, config):\n    return x, config\n"
+    )
+    monkeypatch.setattr(peer_fouroversix, "_installed_dir", lambda: None)
+
+    api, why = peer_fouroversix.load(tmp_path)
+    assert api is not None and why == ""
+    x = torch.zeros(16, 16)
+    got, config = peer_fouroversix.call(api, x, err_mode="mse", fake=True, block="16x16")()
+    assert got is x
+    assert config.scale_rule is api.ScaleRule.mse and config.backend is api.QuantizeBackend.triton
+    assert config.pseudo_quantize and config.block_scale_2d
+
+    missing, why = peer_fouroversix.load(tmp_path / "absent")
+    assert missing is None and "absent" in why

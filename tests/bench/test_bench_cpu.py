@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 import torch
 
+import fos_reference
+
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
 
@@ -181,3 +183,25 @@ def test_fouroversix_peer_loads_without_its_package_init(
 
     missing, why = peer_fouroversix.load(tmp_path / "absent")
     assert missing is None and "absent" in why
+
+
+def test_packed_study_rounds_as_spec(monkeypatch):
+    """``packed_study``'s float32 magic rounding is SPEC's E2M1 rounding (ties included), its
+    float16 one too on float16 inputs, and its shares are shares."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import packed_study
+
+    ties = torch.tensor([0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0])
+    m = torch.cat([torch.linspace(0, 6.99, 20011), ties, ties.nextafter(torch.tensor(0.0))])
+    want = fos_reference.e2m1_decode(fos_reference.e2m1_encode(m))
+    assert torch.equal(packed_study.e2m1_magic(m, torch.float32), want)
+    m16 = m.half().float()
+    want16 = fos_reference.e2m1_decode(fos_reference.e2m1_encode(m16))
+    assert torch.equal(packed_study.e2m1_magic(m16, torch.float16).float(), want16)
+
+    x = torch.randn(64, 256, generator=torch.Generator().manual_seed(1)).to(torch.bfloat16)
+    res = packed_study.study(x)
+    assert res["groups"] == 64 * 256 // 16
+    shares = [v for k, v in res.items() if k != "groups"]
+    assert all(0.0 <= v <= 1.0 for v in shares)
+    assert res["near_tie_2^-16"] <= res["near_tie_2^-7"]

@@ -43,16 +43,6 @@ SETS = {
         ]
         for mode in (("bfloat16", "1x16", False, "mae"), ("float16", "1x16", False, "mae"))
     },
-    # The persistent 1x16 kernel with each group's table reads issued a group early
-    # (``table_ahead``, needs 2 groups ahead: 640 threads for the registers), v43.
-    "table-ahead": {
-        mode: [
-            ("default", {}),
-            ("640 thr prefetch 2", {"threads": 640, "prefetch": 2}),
-            ("table ahead", {"threads": 640, "prefetch": 2, "table_ahead": True}),
-        ]
-        for mode in (("bfloat16", "1x16", False, "mae"),)
-    },
     # The persistent 16x16 kernel's work item (units a warp's item, units ahead, threads),
     # timed again now that a late undecided tile no longer moves it by 7 us (v40): v35 saw
     # 2 units at 640 threads faster at 8192 x 4096 within that spread. No spill in any (ptxas

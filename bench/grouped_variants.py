@@ -38,9 +38,6 @@ TUNINGS = (
     ("per CTA tables", False, {"per_cta_tables": True}),
     ("persistent", True, {}),
     ("persistent, 3 groups", True, {"groups_per_thread": 3}),
-    ("persistent, 640 thr, 2 ahead", True, {"threads": 640, "prefetch": 2}),
-    # each group's table reads issued a group early (v43: long-scoreboard stalls, v27)
-    ("persistent, table ahead", True, {"threads": 640, "prefetch": 2, "table_ahead": True}),
 )
 
 

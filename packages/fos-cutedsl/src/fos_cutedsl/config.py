@@ -131,10 +131,6 @@ class QuantizeConfig:
     # every non-negative scale byte a row (``ROW_BYTES``, built once a row from the row's
     # mantissa constants), not computed per group. Needs a non-negative row amax.
     row_tables: bool = False
-    # Persistent 1x16: each group's amax, scale pair and table reads (``group.tensor_scales``)
-    # issued one group early, so the reads' latency overlaps the group before (needs
-    # ``prefetch`` >= 2: that group's words must have been loaded a step earlier).
-    table_ahead: bool = False
 
     def __post_init__(self):
         if self.fake is not None and self.fake not in _WIDTHS:
@@ -206,10 +202,6 @@ class QuantizeConfig:
             raise ValueError("stage_stores: only for 16x16 codes and scales")
         if self.ptxas_opt not in (1, 2, 3):
             raise ValueError("ptxas_opt: 1, 2 or 3")
-        if self.table_ahead and not (
-            self.persistent and self.block == "1x16" and self.prefetch >= 2
-        ):
-            raise ValueError("table_ahead: persistent 1x16 with prefetch >= 2")
         if self.block == "16x16" and self.threads != 256 and not self.persistent:
             raise ValueError("16x16: 256 threads (one strip per warp, 8 warps)")
 

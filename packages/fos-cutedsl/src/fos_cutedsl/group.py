@@ -290,7 +290,7 @@ def row_scale_entry(cfg, mantissas, i, f, zero_inv, byte=None):
 @cute.jit
 def fast_group(
     cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes, mScales, scale_at=None,
-    group_amax=None, scales=None,
+    group_amax=None,
 ):  # fmt: skip
     """One 1x16 group through the fast path (steps 1-8), its codes and scale stored
     if ``in_range``; returns 1 where the group needs the exact path.
@@ -299,9 +299,7 @@ def fast_group(
     the row of the thread's ``k``-th group. The scale goes to byte ``scale_at`` (or t);
     with ``mCodes`` None nothing is stored and it returns (slow, word0, word1, scale).
     ``group_amax``: the group's words already folded (``amax_of_word``'s argument), so
-    step 2 does not fold them again. ``scales``: per tensor, steps 2-4 already done by
-    ``tensor_scales`` on these words (a caller that issues a later group's table reads
-    early).
+    step 2 does not fold them again.
     """
     gamax, s, margin = consts[:3]  # fake-quantize: consts[3] is RN(1 / D)
     x = unpack_group(cfg, words)
@@ -317,22 +315,21 @@ def fast_group(
             table[i, 3],
         )
 
-    # ---- steps 2-4: block amax, candidate scales, per-candidate constants
+    # ---- steps 2-3: block amax, candidate scales
+    if cutlass.const_expr(group_amax is None):
+        a = block_amax_fast(cfg, [words[w] for w in range(cfg.words)], x)
+    else:
+        a = amax_of_word(cfg, group_amax)
+    pair, f4, f6 = candidate_scales(a, s)
+
+    # ---- steps 4-6: per-candidate constants, magic rounding, approximate error
+    byte4, byte6 = high_byte16(pair), pair & 0xFF
     if cutlass.const_expr(cfg.row_scaled):
-        if cutlass.const_expr(group_amax is None):
-            a = block_amax_fast(cfg, [words[w] for w in range(cfg.words)], x)
-        else:
-            a = amax_of_word(cfg, group_amax)
-        pair, f4, f6 = candidate_scales(a, s)
-        byte4, byte6 = high_byte16(pair), pair & 0xFF
         inv4, y4 = row_scale_entry(cfg, mantissas, i, f4, zero_inv, byte4)
         inv6, y6 = row_scale_entry(cfg, mantissas, i, f6, zero_inv, byte6)
     else:
-        if cutlass.const_expr(scales is None):
-            scales = tensor_scales(cfg, words, x, s, table, group_amax)
-        a, pair, f4, f6, byte4, byte6, inv4, y4, inv6, y6 = scales
-
-    # ---- steps 5-6: magic rounding, approximate error
+        inv4, y4 = table[byte4, 0], table[byte4, 1]
+        inv6, y6 = table[byte6, 0], table[byte6, 1]
     ax = [abs_f32(v) for v in x]
     codes4, e4 = _fast_candidate(cfg, ax, inv4)
     codes6, e6 = _fast_candidate(cfg, ax, inv6)
@@ -384,21 +381,6 @@ def fast_group(
     if cutlass.const_expr(not cfg.undecided_inline):
         slow = slow | undecided  # SPEC's errors in the exact path instead
     return slow if mCodes is not None else (slow, word0, word1, scale)
-
-
-def tensor_scales(cfg, words, x, s, table, group_amax=None):
-    """Per tensor, steps 2-4 of a group from its raw ``words`` (elements ``x``, used by
-    float32 only; ``group_amax`` as ``fast_group``'s): ``(a, pair, f4, f6, byte4, byte6,
-    inv4, y4, inv6, y6)``, the ``scales`` ``fast_group`` takes, with its table reads."""
-    if cutlass.const_expr(group_amax is None):
-        a = block_amax_fast(cfg, [words[w] for w in range(cfg.words)], x)
-    else:
-        a = amax_of_word(cfg, group_amax)
-    pair, f4, f6 = candidate_scales(a, s)
-    byte4, byte6 = high_byte16(pair), pair & 0xFF
-    inv4, y4 = table[byte4, 0], table[byte4, 1]
-    inv6, y6 = table[byte6, 0], table[byte6, 1]
-    return a, pair, f4, f6, byte4, byte6, inv4, y4, inv6, y6
 
 
 def _fast_candidate(cfg, ax, inv):

@@ -44,7 +44,6 @@ from .group import (
     load_group_into,
     scaled_margin,
     store_group,
-    tensor_scales,
 )
 from .ieee import div_rn
 from .offsets import amax_vector
@@ -161,7 +160,6 @@ def run_unit(
     first = Int64(u) * unit + Int64(lane)
     ahead = [(buffers[j], (first + j * WARP, None, True)) for j in range(depth)]
     flagged = Int32(0)  # bit k: group k needs the exact path
-    early = None  # table_ahead: this step's group's scales, done in the step before
     for k in cutlass.range_constexpr(cfg.groups_per_thread):
         words, (t, _, in_range) = ahead[0]
         ahead = ahead[1:]
@@ -171,15 +169,7 @@ def run_unit(
             j = k + depth - cfg.groups_per_thread
             ahead_t = clamped_group(following, lane + j * WARP, unit, total)
             load_group_into(cfg, mX, ahead_t, buffers[j])
-        scales = None
-        if cutlass.const_expr(cfg.table_ahead):
-            scales = early if early is not None else _scales(cfg, words, consts, table)
-            early = None
-            if cutlass.const_expr(k + 1 < cfg.groups_per_thread):
-                early = _scales(cfg, ahead[0][0], consts, table)  # loaded a step ago
-        slow = fast_group(
-            cfg, words, t, in_range, consts, k, table, None, mX, mCodes, mScales, scales=scales
-        )
+        slow = fast_group(cfg, words, t, in_range, consts, k, table, None, mX, mCodes, mScales)
         flagged = flagged | (slow << k)
         if cutlass.const_expr(k == 0 and fetch is not None):
             looked_up = fetch(looked_up)
@@ -190,11 +180,6 @@ def run_unit(
                 t = first + Int64(k) * WARP
                 exact_store(cfg, mX, mCodes, mScales, t, s_dec, consts)
     return following if lookup is None else (following, looked_up)
-
-
-def _scales(cfg, words, consts, table):
-    """``group.tensor_scales`` of a 16-bit group's words (``consts[1]`` is s)."""
-    return tensor_scales(cfg, words, None, consts[1], table)
 
 
 @cute.jit

@@ -75,6 +75,18 @@ def case_of(record: dict) -> tuple:
     return tuple(record.get(k, defaults.get(k)) for k in CASE_FIELDS)
 
 
+def with_fields(case: tuple, **fields) -> tuple:
+    """``case`` (``case_of``'s tuple) with the named ``CASE_FIELDS`` replaced."""
+    values = dict(zip(CASE_FIELDS, case, strict=True))
+    values.update(fields)
+    return tuple(values[k] for k in CASE_FIELDS)
+
+
+def field(case: tuple, name: str):
+    """One named field of ``case_of``'s tuple."""
+    return case[CASE_FIELDS.index(name)]
+
+
 def aggregate(records: list[dict]) -> list[dict]:
     """One row per (case, impl) over every run and buffer, in first-seen order.
 
@@ -146,15 +158,15 @@ def grouped_rows(payload: dict) -> list[dict]:
     loops = {case_of(r): r for r in rows if r["impl"] == "fos_loop"}
     out = []
     for key, r in fos.items():
-        if key[0] != "quantize_grouped" or r["us"] is None:
+        if field(key, "op") != "quantize_grouped" or r["us"] is None:
             continue
-        flat = fos.get(("quantize", *key[1:-2], 0, False), {})
+        flat = fos.get(with_fields(key, op="quantize", experts=0), {})
         loop = loops.get(key, {})
         out.append(
             {
                 "shape": f"{key[1]}x{key[2]}",
-                "experts": key[-1],
-                "l2": key[7],
+                "experts": field(key, "experts"),
+                "l2": field(key, "l2"),
                 "us": r["us"],
                 "per_tensor_us": flat.get("us"),
                 "vs_per_tensor": _ratio(r["us"], flat.get("us")),
@@ -229,9 +241,11 @@ def swizzle_rows(payload: dict) -> list[dict]:
     fos = {case_of(r): r for r in aggregate(payload["records"]) if r["impl"] == "fos"}
     out = []
     for key, r in fos.items():
-        if key[0] != "quantize_rowwise_columnwise" or not key[-1] or r["us"] is None:
+        if field(key, "op") != "quantize_rowwise_columnwise" or not field(key, "swizzle"):
             continue
-        plain = fos.get((*key[:-1], False), {})
+        if r["us"] is None:
+            continue
+        plain = fos.get(with_fields(key, swizzle=False), {})
         out.append({"shape": f"{key[1]}x{key[2]}", "us": r["us"], "plain_us": plain.get("us"),
                     "ratio": _ratio(r["us"], plain.get("us"))})  # fmt: skip
     return out

@@ -124,6 +124,28 @@ def test_aggregate_worst_over_runs(summary):
     assert row["runs"] == 3 and row["buffers"] == 6 and row["bitwise_equal"] is False
 
 
+def test_grouped_and_swizzle_rows_find_their_baselines(summary):
+    """The grouped row sits beside the per-tensor quantize and the loop of its shape, the
+    swizzled layout beside the plain one: records carry "data" (and "experts", "swizzle")."""
+    base = {"rows": 32, "cols": 16, "dtype": "bfloat16", "block": "1x16", "row_scaled": False,
+            "err_mode": "mae", "l2": "flushed", "data": "normal", "impl": "fos",
+            "timing": "graph", "bitwise_equal": True, "buffers": 1, "us_min": 1.0,
+            "us_max": 99.0, "pct_of_copy": 50.0, "pct_of_copy_min": 50.0}  # fmt: skip
+    records = [
+        {**base, "op": "quantize", "experts": 0, "swizzle": False, "us": 10.0},
+        {**base, "op": "quantize_grouped", "experts": 64, "swizzle": False, "us": 11.0},
+        {**base, "op": "quantize_grouped", "experts": 64, "swizzle": False, "us": 220.0,
+         "impl": "fos_loop"},
+        {**base, "op": "quantize_rowwise_columnwise", "experts": 0, "swizzle": False, "us": 40.0},
+        {**base, "op": "quantize_rowwise_columnwise", "experts": 0, "swizzle": True, "us": 41.0},
+    ]  # fmt: skip
+    (grouped,) = summary.grouped_rows({"records": records})
+    assert grouped["experts"] == 64 and grouped["per_tensor_us"] == 10.0
+    assert grouped["vs_per_tensor"] == 1.1 and grouped["loop_speedup"] == 20.0
+    (swizzled,) = summary.swizzle_rows({"records": records})
+    assert swizzled["plain_us"] == 40.0 and swizzled["ratio"] == 41.0 / 40.0
+
+
 def test_plot_reads_the_committed_results(tmp_path, monkeypatch):
     """The plot takes the committed GPU results too (records from before "op" are quantize)."""
     pytest.importorskip("matplotlib")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+from collections import namedtuple
 from pathlib import Path
 
 #: What identifies a case (a record is one case x impl x run).
@@ -69,22 +70,14 @@ TARGETS = (
 )
 
 
-def case_of(record: dict) -> tuple:
+#: ``case_of``'s key: the ``CASE_FIELDS`` by name (equal to the plain tuple of its values).
+CaseKey = namedtuple("CaseKey", CASE_FIELDS)
+
+
+def case_of(record: dict) -> CaseKey:
     """The case a record belongs to; records written before "op" existed are quantize."""
     defaults = {"op": "quantize", "l2": "flushed", "experts": 0, "swizzle": False, "data": "normal"}
-    return tuple(record.get(k, defaults.get(k)) for k in CASE_FIELDS)
-
-
-def with_fields(case: tuple, **fields) -> tuple:
-    """``case`` (``case_of``'s tuple) with the named ``CASE_FIELDS`` replaced."""
-    values = dict(zip(CASE_FIELDS, case, strict=True))
-    values.update(fields)
-    return tuple(values[k] for k in CASE_FIELDS)
-
-
-def field(case: tuple, name: str):
-    """One named field of ``case_of``'s tuple."""
-    return case[CASE_FIELDS.index(name)]
+    return CaseKey(*(record.get(k, defaults.get(k)) for k in CASE_FIELDS))
 
 
 def aggregate(records: list[dict]) -> list[dict]:
@@ -158,15 +151,15 @@ def grouped_rows(payload: dict) -> list[dict]:
     loops = {case_of(r): r for r in rows if r["impl"] == "fos_loop"}
     out = []
     for key, r in fos.items():
-        if field(key, "op") != "quantize_grouped" or r["us"] is None:
+        if key.op != "quantize_grouped" or r["us"] is None:
             continue
-        flat = fos.get(with_fields(key, op="quantize", experts=0), {})
+        flat = fos.get(key._replace(op="quantize", experts=0), {})
         loop = loops.get(key, {})
         out.append(
             {
-                "shape": f"{key[1]}x{key[2]}",
-                "experts": field(key, "experts"),
-                "l2": field(key, "l2"),
+                "shape": f"{key.rows}x{key.cols}",
+                "experts": key.experts,
+                "l2": key.l2,
                 "us": r["us"],
                 "per_tensor_us": flat.get("us"),
                 "vs_per_tensor": _ratio(r["us"], flat.get("us")),
@@ -241,12 +234,10 @@ def swizzle_rows(payload: dict) -> list[dict]:
     fos = {case_of(r): r for r in aggregate(payload["records"]) if r["impl"] == "fos"}
     out = []
     for key, r in fos.items():
-        if field(key, "op") != "quantize_rowwise_columnwise" or not field(key, "swizzle"):
+        if key.op != "quantize_rowwise_columnwise" or not key.swizzle or r["us"] is None:
             continue
-        if r["us"] is None:
-            continue
-        plain = fos.get(with_fields(key, swizzle=False), {})
-        out.append({"shape": f"{key[1]}x{key[2]}", "us": r["us"], "plain_us": plain.get("us"),
+        plain = fos.get(key._replace(swizzle=False), {})
+        out.append({"shape": f"{key.rows}x{key.cols}", "us": r["us"], "plain_us": plain.get("us"),
                     "ratio": _ratio(r["us"], plain.get("us"))})  # fmt: skip
     return out
 

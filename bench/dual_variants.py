@@ -3,7 +3,8 @@
     python bench/dual_variants.py [--out DIR]
 
 Each variant is ``fos_cutedsl.dual.compile_dual`` with some of ``DualConfig``'s
-tuning knobs (same bits, other speed). Before a variant is timed its four
+tuning knobs, or ``dual_strips.compile_strips`` with ``StripsConfig``'s (same bits,
+other speed). Before a variant is timed its four
 outputs are compared bit for bit with ``fos_reference`` (rowwise quantize and
 quantize_columnwise) on random normals and on random bit patterns (NaN, Inf,
 subnormals) of a ragged shape; a variant that differs is reported and not
@@ -25,24 +26,42 @@ import fos_op
 import fos_reference
 from bench import copy_tbps, replay_us, transposed_copy_path, write_sweep
 from fos_cutedsl.dual import DualKey, compile_dual
+from fos_cutedsl.dual_strips import compile_strips
 
 SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
-# (label, rowwise, columnwise, swizzle, tuning)
+
+
+def strips(**tuning) -> dict:
+    """A tuning of ``dual_strips``'s kernel (512 threads unless given)."""
+    return {"strips": True, "threads": 512, **tuning}
+
+
+# (label, rowwise, columnwise, swizzle, tuning); tuning "strips": ``dual_strips``'s kernel
 VARIANTS = (
     ("default", True, True, False, {}),
     ("swizzled", True, True, True, {}),
-    ("unstaged columns", True, True, False, {"stage_columns": False}),
-    ("unstaged columns, swizzled", True, True, True, {"stage_columns": False}),
-    ("table without K, J", True, True, False, {"rows_undecided_inline": False}),
     ("columnwise only", False, True, False, {}),
     ("rowwise only", True, False, False, {}),
-    ("tile 128", True, True, False, {"tile_rows": 128}),
-    ("3 CTAs", True, True, False, {"min_blocks": 3}),
-    ("2 CTAs", True, True, False, {"min_blocks": 2}),
-    ("tile 128, 3 CTAs", True, True, False, {"tile_rows": 128, "min_blocks": 3}),
-    ("tile 192", True, True, False, {"tile_rows": 192}),
+    ("strips 512", True, True, False, strips()),
+    ("strips 512, 2 blocks", True, True, False, strips(blocks=2)),
+    ("strips 512, 4 blocks", True, True, False, strips(blocks=4)),
+    ("strips 768", True, True, False, strips(threads=768)),
+    ("strips 768, 2 blocks", True, True, False, strips(threads=768, blocks=2)),
+    ("strips 512, 2 blocks, L2 next", True, True, False, strips(blocks=2, l2_next=True)),
+    ("strips 768, L2 next", True, True, False, strips(threads=768, l2_next=True)),
+    ("strips 512, 2 blocks, swizzled", True, True, True, strips(blocks=2)),
+    ("strips 512, 2 blocks, columnwise only", False, True, False, strips(blocks=2)),
+    ("strips 512, 2 blocks, rowwise only", True, False, False, strips(blocks=2)),
 )
 CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
+
+
+def compile_variant(key: DualKey, tuning: dict):
+    """``compile_dual`` with ``tuning``, or ``compile_strips`` where it says ``strips``."""
+    tuning = dict(tuning)
+    if tuning.pop("strips", False):
+        return compile_strips(key, **tuning)
+    return compile_dual(key, **tuning)
 
 
 def check_inputs(gen: torch.Generator) -> list[torch.Tensor]:
@@ -132,7 +151,7 @@ def main() -> int:
     compiled = {}
     for label, rowwise, columnwise, swizzle, tuning in VARIANTS:
         key = DualKey("bfloat16", "mae", 256, rowwise, columnwise, swizzle, arch)
-        fn = compile_dual(key, **tuning)
+        fn = compile_variant(key, tuning)
         ok = bits_match(fn, inputs, rowwise, columnwise, swizzle)
         compiled[label] = (fn, ok)
         print(f"{label:24s} exact={ok}", flush=True)

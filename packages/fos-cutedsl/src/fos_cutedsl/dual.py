@@ -50,7 +50,7 @@ from .group import (
     scaled_margin,
     store_group,
 )
-from .ieee import div_rn
+from .ieee import div_rn, halves_of
 from .memory import (
     load_shared,
     load_shared_v4,
@@ -331,9 +331,7 @@ def _column_group(cfg, staged, task, half, rows, groups, row0, g0):
     ``task / tile_words`` of the staged tile: (its words, its group index in x^T, in
     range, its scale byte's place: None for the plain layout).
 
-    16-bit: a staged word holds two adjacent columns (low half first); the column's
-    group word ``m`` packs rows ``2m`` and ``2m + 1``. float32: one column, a word a
-    row. ``half`` is a Python int, or a run-time one (the exact path's loop).
+    ``half``: as ``column_words`` takes it.
     """
     q = cfg.quantize
     wc = task % cfg.tile_words
@@ -341,18 +339,8 @@ def _column_group(cfg, staged, task, half, rows, groups, row0, g0):
     w = _staged_word(cfg, wc)
     raw = [load_shared(staged + ((block * GROUP + i) * cfg.tile_words + w) * 4, 32)
            for i in range(GROUP)]  # fmt: skip
-    if cutlass.const_expr(q.width == 16):
-        col = g0 * GROUP + Int64(wc * 2 + half)
-        low = [(raw[2 * m] & 0xFFFF) | (raw[2 * m + 1] << 16) for m in range(8)]
-        high = [((raw[2 * m] >> 16) & 0xFFFF) | (raw[2 * m + 1] & -65536) for m in range(8)]
-        if cutlass.const_expr(isinstance(half, int)):
-            words = high if half else low
-        else:
-            mask = -Int32(half)  # all ones for the high half
-            words = [(lo & ~mask) | (hi & mask) for lo, hi in zip(low, high, strict=True)]
-    else:
-        col = g0 * GROUP + Int64(wc)
-        words = raw
+    words = column_words(q, raw, half)
+    col = g0 * GROUP + Int64(wc * 2 + half if q.width == 16 else wc)
     row_groups = rows // GROUP  # x^T's groups a row
     block_g = (row0 // GROUP) + Int64(block)
     in_range = (col < groups * GROUP) & (block_g < row_groups)
@@ -361,6 +349,19 @@ def _column_group(cfg, staged, task, half, rows, groups, row0, g0):
     if cutlass.const_expr(cfg.swizzle):
         at = swizzled_index(col, block_g, row_groups)
     return [Uint32(v) for v in words], t, in_range, at
+
+
+def column_words(q, raw, half):
+    """The words of one column group of x^T from ``raw``, the 32-bit words at one word
+    column of x over 16 rows (row order).
+
+    16-bit: a word holds two adjacent columns (low half first); column ``half``'s
+    group word ``m`` packs rows ``2m`` and ``2m + 1``. float32: one column, a word a
+    row. ``half`` is a Python int, or a run-time one (an exact path's loop).
+    """
+    if cutlass.const_expr(q.width != 16):
+        return list(raw)
+    return [halves_of(raw[2 * m], raw[2 * m + 1], half) for m in range(8)]
 
 
 def _column_of(cfg, task, half):

@@ -174,6 +174,17 @@ def high_byte16(pair, *, loc=None, ip=None) -> Int32:
 
 
 @dsl_user_op
+def halves_of(a, b, high, *, loc=None, ip=None) -> Int32:
+    """The low (``high`` 0) or high (``high`` 1) 16-bit halves of ``a`` and ``b`` in one
+    word, ``a``'s half low (``prmt`` selector 0x5410 or 0x7632; ``high`` may be a
+    run-time value)."""
+    text = "prmt.b32 $0, $1, $2, $3;"
+    selector = 0x5410 + 0x2222 * high
+    ops = [_i(a, loc, ip), _i(b, loc, ip), _i(selector, loc, ip)]
+    return Int32(_asm(T.i32(), ops, text, "=r,r,r,r"))
+
+
+@dsl_user_op
 def unpack_bf16x2(w, *, loc=None, ip=None) -> tuple[Float32, Float32]:
     """Exact float32 values of the two bfloat16 in ``w`` (low half first): bit moves only."""
     text = (

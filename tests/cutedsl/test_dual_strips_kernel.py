@@ -8,7 +8,7 @@ CPU part (any machine with CuTe DSL): variants compile for sm_90a and sm_100a an
 built along rows and along columns, on shapes with ragged strips (C no multiple of 64),
 R / 16 odd and even, a last task past x's end (``blocks`` > 1), every byte the kernel must
 write poisoned first; and a persistent grid smaller than the tasks (``sms``), so that
-warps draw tasks from the counter.
+warps draw tasks from the counter; bands of chunks, the last one short.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ REASON = skip_reason()
 gpu = pytest.mark.skipif(bool(REASON), reason=REASON)
 
 TUNINGS = (
-    {"threads": 512},
-    {"threads": 512, "blocks": 2, "l2_next": True},
+    {"threads": 512, "band": 4},
+    {"threads": 512, "blocks": 2, "l2_next": True, "band": 3},
     {"threads": 768, "blocks": 3, "sms": 2},
 )
 

@@ -63,6 +63,7 @@ class StripsConfig:
     threads: int = 768  # one CTA per SM
     blocks: int = 1  # 16-row blocks a task
     l2_next: bool = False  # prefetch the warp's next task into L2 as this one starts
+    band: int = 0  # > 0: tasks run down each strip of a band of this many chunks in turn
     sms: int = H100_SMS  # the grid (speed only, never bits)
 
     def __post_init__(self):
@@ -72,6 +73,8 @@ class StripsConfig:
             raise ValueError(f"threads: whole warps, {TABLE} (a table entry each) to 1024")
         if self.blocks < 1:
             raise ValueError("blocks: at least one")
+        if self.band < 0:
+            raise ValueError("band: 0 (along rows) or chunks a band")
 
     @property
     def quantize(self) -> QuantizeConfig:
@@ -115,10 +118,11 @@ class StripsKernel:
         groups = Int64(mX.shape[1]) // GROUP
         strips = (groups * cfg.quantize.words + (STRIP_WORDS - 1)) // STRIP_WORDS
         chunk_rows = GROUP * cfg.blocks
-        tasks = ((rows + (chunk_rows - 1)) // chunk_rows) * strips
+        chunks = (rows + (chunk_rows - 1)) // chunk_rows
+        tasks = chunks * strips
         grid = Int32(cutlass.max(cutlass.min(tasks, Int64(cfg.sms)), Int64(1)))
         kernel = self.kernel(mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows,
-                             groups, Int32(strips), Int32(tasks))  # fmt: skip
+                             groups, Int32(strips), Int32(chunks), Int32(tasks))  # fmt: skip
         kernel.launch(grid=[grid, 1, 1], block=[cfg.threads, 1, 1], smem=TABLE * 16 + 16,
                       stream=stream, **launch_bounds(cfg.threads, 1))  # fmt: skip
 
@@ -134,6 +138,7 @@ class StripsKernel:
         rows: Int64,
         groups: Int64,
         strips: Int32,
+        chunks: Int32,
         tasks: Int32,
     ):
         cfg = self.cfg
@@ -157,7 +162,7 @@ class StripsKernel:
         s_dec = div_rn(Float32(1.0), s)
         consts = (gamax, s, scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin)))
         build_scale_table(q, table, s_dec, gamax)  # (its barrier also publishes the counter)
-        shape = (rows, groups, strips)
+        shape = (rows, groups, strips, chunks)
         outs = (mRowCodes, mRowScales, mColCodes, mColScales)
         while task < tasks:
             following = draw_unit(counter, first_task, stride)
@@ -173,13 +178,13 @@ def run_task(cfg, mX, outs, table, consts, s_dec, shape, task):
     flagged ones through the exact path."""
     q = cfg.quantize
     mRowCodes, mRowScales, mColCodes, mColScales = outs
-    rows, groups, strips = shape
+    rows, groups = shape[:2]
     gamax = consts[0]
     d = Float32(q.d)
     row_q = q
     col_q = replace(q, undecided_inline=False)  # undecided groups: the exact path
     lane = Int32(cute.arch.thread_idx()[0]) % WARP
-    chunk, strip = task // strips, task % strips
+    chunk, strip = task_place(cfg, shape, task)
     row_words = groups * q.words
     wc = Int64(strip) * STRIP_WORDS + Int64(lane)  # the lane's word column
     row_flagged = Int32(0)  # bit (block * halves + k): that rowwise group is flagged
@@ -235,13 +240,29 @@ def run_task(cfg, mX, outs, table, consts, s_dec, shape, task):
                         store_group(mColCodes, mColScales, t, word0, word1, scale, at)
 
 
+def task_place(cfg, shape, task):
+    """Task ``task``'s (chunk, strip). Along rows (``band`` 0): the strips of chunk 0, then
+    of chunk 1, ... With ``band``: chunk ``i`` of strip ``j`` of a band of ``band`` chunks
+    is task ``j * n + i`` of that band (``n`` its chunks), so the warps at work write
+    each x^T row's codes of a band close together in time."""
+    strips, chunks = shape[2], shape[3]
+    if cutlass.const_expr(cfg.band == 0):
+        return task // strips, task % strips
+    per_band = strips * cfg.band
+    first = (task // per_band) * cfg.band  # the band's first chunk
+    n = cutlass.min(chunks - first, Int32(cfg.band))
+    within = task % per_band
+    return first + within % n, within // n
+
+
 def _prefetch_task(cfg, mX, shape, task, tasks):
     """An L2 prefetch of each row segment of ``task`` (one line a lane), if it exists."""
-    rows, groups, strips = shape
+    rows, groups = shape[:2]
     lane = Int32(cute.arch.thread_idx()[0]) % WARP
     row_words = groups * cfg.quantize.words
-    r = (Int64(task // strips) * cfg.blocks) * GROUP + Int64(lane)
-    wc = Int64(task % strips) * STRIP_WORDS
+    chunk, strip = task_place(cfg, shape, cutlass.min(task, tasks - 1))
+    r = (Int64(chunk) * cfg.blocks) * GROUP + Int64(lane)
+    wc = Int64(strip) * STRIP_WORDS
     wanted = (task < tasks) & (lane < GROUP * cfg.blocks) & (r < rows)
     addr = mX.iterator.toint() + (cutlass.min(r, rows - 1) * row_words + wc) * 4
     prefetch_line_l2(Int32(wanted), addr)

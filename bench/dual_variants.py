@@ -3,15 +3,15 @@
     python bench/dual_variants.py [--out DIR]
 
 Each variant is ``fos_cutedsl.dual.compile_dual`` with some of ``DualConfig``'s
-tuning knobs, or ``dual_strips.compile_strips`` with ``StripsConfig``'s (same bits,
-other speed). Before a variant is timed its four
-outputs are compared bit for bit with ``fos_reference`` (rowwise quantize and
-quantize_columnwise) on random normals and on random bit patterns (NaN, Inf,
-subnormals) of a ragged shape; a variant that differs is reported and not
-timed. Beside them, in the same run: the copy roofline, the rowwise quantize
-kernel alone, and the path without a one-read kernel (rowwise, a contiguous
-copy of x^T, rowwise again). Times are CUDA-graph replays with the L2 flushed
-(``bench.time_us``). Writes ``dual_variants.json`` to ``--out`` (default ``$OUT``).
+tuning knobs (same bits, other speed), or with the column repacking of before v44.
+Before a variant is timed its four outputs are compared bit for bit with
+``fos_reference`` (rowwise quantize and quantize_columnwise) on random normals and
+on random bit patterns (NaN, Inf, subnormals) of a ragged shape; a variant that
+differs is reported and not timed. Beside them, in the same run: the copy
+roofline, the rowwise quantize kernel alone, and the path without a one-read
+kernel (rowwise, a contiguous copy of x^T, rowwise again). Times are CUDA-graph
+replays with the L2 flushed (``bench.time_us``). Writes ``dual_variants.json`` to
+``--out`` (default ``$OUT``).
 """
 
 from __future__ import annotations
@@ -20,49 +20,56 @@ import argparse
 import os
 
 import torch
+from cutlass import Int32
 
 import fos_cutedsl
 import fos_op
 import fos_reference
 from bench import copy_tbps, replay_us, transposed_copy_path, write_sweep
-from fos_cutedsl.dual import DualKey, compile_dual
-from fos_cutedsl.dual_strips import compile_strips
+from fos_cutedsl import dual
+from fos_cutedsl.dual import WORK_FLOATS, DualKey, compile_dual
 
 SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
-
-
-def strips(**tuning) -> dict:
-    """A tuning of ``dual_strips``'s kernel (512 threads unless given)."""
-    return {"strips": True, "threads": 512, **tuning}
-
-
-# (label, rowwise, columnwise, swizzle, tuning); tuning "strips": ``dual_strips``'s kernel
+# (label, rowwise, columnwise, swizzle, tuning); tuning "masked_repack": the column words
+# repacked by masks and shifts, as before v44 (``masked_column_words``)
 VARIANTS = (
     ("default", True, True, False, {}),
     ("swizzled", True, True, True, {}),
     ("columnwise only", False, True, False, {}),
     ("rowwise only", True, False, False, {}),
-    ("strips 512", True, True, False, strips()),
-    ("strips 512, band 32", True, True, False, strips(band=32)),
-    ("strips 512, band 64", True, True, False, strips(band=64)),
-    ("strips 512, band 128", True, True, False, strips(band=128)),
-    ("strips 512, 2 blocks, band 32", True, True, False, strips(blocks=2, band=32)),
-    ("strips 512, 2 blocks, band 64", True, True, False, strips(blocks=2, band=64)),
-    ("strips 768, band 64", True, True, False, strips(threads=768, band=64)),
-    ("strips 512, band 64, L2 next", True, True, False, strips(band=64, l2_next=True)),
-    ("strips 512, band 64, swizzled", True, True, True, strips(band=64)),
-    ("strips 512, band 64, columnwise only", False, True, False, strips(band=64)),
-    ("strips 512, band 64, rowwise only", True, False, False, strips(band=64)),
+    ("masked repack", True, True, False, {"masked_repack": True}),
+    ("setup table", True, True, False, {"setup_table": True}),
+    ("setup table, swizzled", True, True, True, {"setup_table": True}),
+    ("setup table, columnwise only", False, True, False, {"setup_table": True}),
+    ("setup table, rowwise only", True, False, False, {"setup_table": True}),
+    ("setup table, 3 CTAs", True, True, False, {"setup_table": True, "min_blocks": 3}),
 )
 CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
 
 
+def masked_column_words(q, raw, half):
+    """``dual.column_words`` as it was before v44: masks and shifts, no ``prmt``."""
+    if q.width != 16:
+        return list(raw)
+    low = [(raw[2 * m] & 0xFFFF) | (raw[2 * m + 1] << 16) for m in range(8)]
+    high = [((raw[2 * m] >> 16) & 0xFFFF) | (raw[2 * m + 1] & -65536) for m in range(8)]
+    if isinstance(half, int):
+        return high if half else low
+    mask = -Int32(half)  # all ones for the high half
+    return [(lo & ~mask) | (hi & mask) for lo, hi in zip(low, high, strict=True)]
+
+
 def compile_variant(key: DualKey, tuning: dict):
-    """``compile_dual`` with ``tuning``, or ``compile_strips`` where it says ``strips``."""
+    """``compile_dual`` with ``tuning`` (``masked_repack``: with ``masked_column_words``)."""
     tuning = dict(tuning)
-    if tuning.pop("strips", False):
-        return compile_strips(key, **tuning)
-    return compile_dual(key, **tuning)
+    if not tuning.pop("masked_repack", False):
+        return compile_dual(key, **tuning)
+    prmt = dual.column_words
+    dual.column_words = masked_column_words
+    try:
+        return compile_dual(key, **tuning)
+    finally:
+        dual.column_words = prmt
 
 
 def check_inputs(gen: torch.Generator) -> list[torch.Tensor]:
@@ -84,8 +91,13 @@ def run_variant(fn, x, g, rowwise, columnwise, swizzle):
         if t is not None and not (swizzle and t.dim() == 1):
             t.fill_(0xAB)
     unused = x.new_empty(16, dtype=torch.uint8)
-    fn(x, g.reshape(1), *[unused if t is None else t.view(-1) for t in out])
+    fn(x, g.reshape(1), *[unused if t is None else t.view(-1) for t in out], workspace(x))
     return out
+
+
+def workspace(x: torch.Tensor) -> torch.Tensor:
+    """A ``setup_table`` workspace, NaN until the setup launch writes it."""
+    return x.new_full((WORK_FLOATS,), float("nan"), dtype=torch.float32)
 
 
 def bits_match(fn, inputs, rowwise, columnwise, swizzle) -> bool:
@@ -134,7 +146,8 @@ def time_shape(rows: int, cols: int, gen, roof: float, compiled: dict) -> list[d
         out = buffers(x, rowwise, columnwise, swizzle)
         flat = [unused if t is None else t.view(-1) for t in out]
         nbytes = elements * (2 + 0.5625 * (rowwise + columnwise))
-        us = replay_us(lambda fn=fn, flat=flat: fn(x, g.reshape(1), *flat))
+        work = workspace(x)
+        us = replay_us(lambda fn=fn, flat=flat, work=work: fn(x, g.reshape(1), *flat, work))
         record(label, us, nbytes, tuning=tuning, swizzle=swizzle)
     return records
 

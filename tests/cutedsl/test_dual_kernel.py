@@ -171,6 +171,8 @@ TUNINGS = (
     {"stage_columns": False},
     {"rows_undecided_inline": False},
     {"stage_columns": True, "rows_undecided_inline": False, "tile_rows": 128},
+    {"setup_table": True},
+    {"setup_table": True, "rows_undecided_inline": False},
 )
 
 
@@ -181,8 +183,9 @@ TUNINGS = (
 def test_tunings_bits_equal_reference(dtype, err_mode, bound, tuning):
     """``DualConfig``'s tunings compute the same bits: columnwise outputs stored a group
     at a time (``stage_columns=False``; the default stages them), rowwise undecided groups
-    through the exact path, taller tiles; every layout, plain and swizzled, every kind."""
-    from fos_cutedsl.dual import DualKey, compile_dual
+    through the exact path, taller tiles, the table from a setup launch (its workspace
+    NaN first); every layout, plain and swizzled, every kind."""
+    from fos_cutedsl.dual import WORK_FLOATS, DualKey, compile_dual
 
     variant = Variant(dtype, "1x16", False, err_mode, bound)
     knobs = variant.knobs
@@ -203,7 +206,9 @@ def test_tunings_bits_equal_reference(dtype, err_mode, bound, tuning):
         for ((rowwise, columnwise), swizzle), fn in compiled.items():
             got = poisoned_outputs(x, rowwise, columnwise, swizzle)
             unused = x.new_empty(16, dtype=torch.uint8)
-            fn(x, gamax.reshape(1), *[unused if t is None else t.view(-1) for t in got])
+            work = x.new_empty(WORK_FLOATS, dtype=torch.float32).fill_(float("nan"))
+            flat = [unused if t is None else t.view(-1) for t in got]
+            fn(x, gamax.reshape(1), *flat, work)
             want = wanted_outputs(reference, rowwise, columnwise, swizzle)
             for i, (g, w) in enumerate(zip(got, want, strict=True)):
                 if g is not None:

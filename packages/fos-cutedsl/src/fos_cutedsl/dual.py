@@ -47,6 +47,7 @@ from .group import (
     build_scale_table,
     fast_group,
     load_group,
+    scale_entry,
     scaled_margin,
     store_group,
 )
@@ -65,6 +66,7 @@ TILE_ROWS = 64  # rows a CTA reads, by default
 TILE_GROUPS = 8  # a tile is 8 groups (128 elements) wide
 TILE_COLUMNS = TILE_GROUPS * GROUP
 DTYPES = ("bfloat16", "float16", "float32")
+WORK_FLOATS = TABLE * 4 + 4  # ``setup_table``'s workspace: the table, then the constants
 LAYOUTS = ((True, False), (False, True), (True, True))  # (rowwise, columnwise)
 
 
@@ -99,6 +101,9 @@ class DualConfig:
     # False: rowwise undecided groups take the exact path too (as columnwise ones do), so
     # the scale table is built without the inline branch's K and J.
     rows_undecided_inline: bool = True
+    # The scale table and constants built once, by a setup launch into a workspace, and
+    # copied by each CTA (the kernel a programmatic dependent launch), not built per CTA.
+    setup_table: bool = False
 
     def __post_init__(self):
         if not (self.rowwise or self.columnwise):
@@ -154,8 +159,9 @@ class DualConfig:
 
 class DualKernel:
     """Called as ``(x (R, C), amax (1,), row codes, row scales, column codes, column
-    scales, stream)``; the four outputs flat uint8 (an output not asked for is never
-    touched, any tensor will do)."""
+    scales, workspace, stream)``; the four outputs flat uint8 (an output not asked for is
+    never touched, any tensor will do), the workspace ``WORK_FLOATS`` float32 with
+    ``setup_table`` (else never touched: ``amax`` will do)."""
 
     def __init__(self, config: DualConfig):
         self.cfg = config
@@ -169,18 +175,37 @@ class DualKernel:
         mRowScales: cute.Tensor,
         mColCodes: cute.Tensor,
         mColScales: cute.Tensor,
+        mWork: cute.Tensor,
         stream: CUstream,
     ):
         cfg = self.cfg
+        if cutlass.const_expr(cfg.setup_table):
+            self.setup(mAmax, mWork).launch(grid=[1, 1, 1], block=[TABLE, 1, 1], stream=stream)
         rows = Int64(mX.shape[0])
         groups = Int64(mX.shape[1]) // GROUP
         across = (groups + (TILE_GROUPS - 1)) // TILE_GROUPS
         down = (rows + (cfg.tile_rows - 1)) // cfg.tile_rows
-        kernel = self.kernel(mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows,
-                             groups)  # fmt: skip
+        kernel = self.kernel(mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, mWork,
+                             rows, groups)  # fmt: skip
         kernel.launch(grid=[Int32(across), Int32(down), 1], block=[THREADS, 1, 1],
-                      smem=cfg.smem_bytes, stream=stream,
+                      smem=cfg.smem_bytes, stream=stream, use_pdl=cfg.setup_table,
                       **launch_bounds(THREADS, cfg.min_blocks))  # fmt: skip
+
+    @cute.kernel
+    def setup(self, mAmax: cute.Tensor, mWork: cute.Tensor):
+        """``setup_table``: the table (an entry a thread) and the constants, into the workspace."""
+        q = self.cfg.quantize
+        cute.arch.griddepcontrol_launch_dependents()  # (the kernel still waits for the end)
+        tidx = Int32(cute.arch.thread_idx()[0])
+        gamax = mAmax[0]
+        s = global_scale(gamax, Float32(q.d))
+        s_dec = div_rn(Float32(1.0), s)
+        table = cute.make_tensor(mWork.iterator, cute.make_layout((TABLE, 4), stride=(4, 1)))
+        scale_entry(q, tidx, s_dec, gamax, table[tidx, None], self.cfg.rows_undecided_inline)
+        if tidx == 0:
+            margin = scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin))
+            for i, v in enumerate((gamax, s, margin, s_dec)):
+                mWork[TABLE * 4 + i] = v
 
     @cute.kernel
     def kernel(
@@ -191,11 +216,12 @@ class DualKernel:
         mRowScales: cute.Tensor,
         mColCodes: cute.Tensor,
         mColScales: cute.Tensor,
+        mWork: cute.Tensor,
         rows: Int64,
         groups: Int64,
     ):
-        quantize_tile(self.cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows,
-                      groups)  # fmt: skip
+        quantize_tile(self.cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, mWork,
+                      rows, groups)  # fmt: skip
 
 
 def swizzled_index(r, g, groups):
@@ -216,7 +242,8 @@ def _staged_word(cfg: DualConfig, w):
 
 
 @cute.jit
-def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, rows, groups):
+def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, mWork, rows,
+                  groups):  # fmt: skip
     """The kernel's body: one tile of x, rowwise and/or columnwise."""
     q = cfg.quantize
     tidx = Int32(cute.arch.thread_idx()[0])
@@ -249,11 +276,20 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         t = cutlass.min(r, rows - 1) * groups + cutlass.min(g, groups - 1)
         loaded.append(load_group(q, mX, (t, r, in_range)))
 
-    gamax = mAmax[0]
-    s = global_scale(gamax, d)
-    s_dec = div_rn(Float32(1.0), s)
-    consts = (gamax, s, scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin)))
-    build_scale_table(q, table, s_dec, gamax, cfg.rows_undecided_inline)
+    if cutlass.const_expr(cfg.setup_table):
+        cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
+        if tidx < TABLE:
+            for i in cutlass.range_constexpr(4):
+                table[tidx, i] = mWork[tidx * 4 + i]
+        gamax, s, margin, s_dec = (mWork[TABLE * 4 + i] for i in range(4))
+        consts = (gamax, s, margin)
+        cute.arch.sync_threads()
+    else:
+        gamax = mAmax[0]
+        s = global_scale(gamax, d)
+        s_dec = div_rn(Float32(1.0), s)
+        consts = (gamax, s, scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin)))
+        build_scale_table(q, table, s_dec, gamax, cfg.rows_undecided_inline)
     row_q = replace(q, undecided_inline=cfg.rows_undecided_inline)
 
     # ======== rowwise groups from the registers (and the words staged for columnwise)
@@ -427,9 +463,10 @@ def compile_dual(key: DualKey, extra_options: str = "", **tuning):
     """Compile one variant against fake tensors with symbolic sizes.
 
     Called positionally with torch tensors ``(x (R, C), amax (1,) float32, row codes,
-    row scales, column codes, column scales)``, the outputs flat uint8 of the sizes
-    the layout needs (``api_dual`` allocates them); ``x`` contiguous and 16-byte
-    aligned, R % 16 == 0 when columnwise. ``tuning`` sets ``DualConfig``'s knobs
+    row scales, column codes, column scales, workspace)``, the outputs flat uint8 of the
+    sizes the layout needs (``api_dual`` allocates them), the workspace float32 (``amax``
+    will do unless ``setup_table``); ``x`` contiguous and 16-byte aligned, R % 16 == 0
+    when columnwise. ``tuning`` sets ``DualConfig``'s knobs
     (``stage_columns`` defaults to ``key.columnwise``).
     """
     tuning = {"stage_columns": key.columnwise, **tuning}
@@ -440,9 +477,10 @@ def compile_dual(key: DualKey, extra_options: str = "", **tuning):
     x = fake(cfg.quantize.element, (rows, cols), stride_order=(1, 0), assumed_align=16)
     amax = fake(Float32, (1,), assumed_align=4)
     outs = [fake(Uint8, (cute.sym_int64(),), assumed_align=16) for _ in range(4)]
+    work = fake(Float32, (cute.sym_int64(),), assumed_align=16)
     stream = cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True)
     options = compile_options(key.arch, cfg.quantize.ptxas_opt, extra_options)
-    return cute.compile(DualKernel(cfg), x, amax, *outs, stream, options=options)
+    return cute.compile(DualKernel(cfg), x, amax, *outs, work, stream, options=options)
 
 
 def variants(arch: str) -> list[DualKey]:

@@ -31,14 +31,6 @@ def reload_v4(addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
 
 
 @dsl_user_op
-def reload_u32(addr, *, loc=None, ip=None) -> Int32:
-    """The 32-bit word at the 4-byte aligned global address ``addr``, loaded again
-    (``reload_v4``'s single-word form)."""
-    text = "ld.global.u32 $0, [$1];"
-    return Int32(_asm(T.i32(), [Int64(addr).ir_value(loc=loc, ip=ip)], text, "=r,l", True))
-
-
-@dsl_user_op
 def load_v4_if(mask, addr, *, loc=None, ip=None) -> tuple[Int32, Int32, Int32, Int32]:
     """``ld.global.v4.u32`` at the 16-byte aligned ``addr`` where ``mask`` is nonzero, else 0s.
 

@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.12"
+__version__ = "0.6.13"
 
 __all__ = [
     "AMAX_CACHE",

@@ -38,10 +38,11 @@ VARIANTS = (
     ("columnwise only", False, True, False, {}),
     ("rowwise only", True, False, False, {}),
     ("masked repack", True, True, False, {"masked_repack": True}),
-    ("table per CTA", True, True, False, {"setup_table": False}),
-    ("table per CTA, swizzled", True, True, True, {"setup_table": False}),
-    ("table per CTA, columnwise only", False, True, False, {"setup_table": False}),
-    ("table per CTA, rowwise only", True, False, False, {"setup_table": False}),
+    ("setup table", True, True, False, {"setup_table": True}),
+    ("setup table, swizzled", True, True, True, {"setup_table": True}),
+    ("setup table, columnwise only", False, True, False, {"setup_table": True}),
+    ("setup table, rowwise only", True, False, False, {"setup_table": True}),
+    ("setup table, 3 CTAs", True, True, False, {"setup_table": True, "min_blocks": 3}),
 )
 CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
 

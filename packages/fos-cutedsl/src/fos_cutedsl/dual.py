@@ -29,11 +29,11 @@ conflict-free.
 Grid: x over 128-element tiles across, y over ``tile_rows`` row blocks;
 threads past an edge load clamped (valid) addresses and store nothing.
 
-The scale table (``group.scale_entry`` for every scale byte) and the constants
-of step 1 come from a one-CTA setup launch into a caller-owned workspace
-(``setup_table``): the tile kernel is a programmatic dependent launch whose CTAs
-issue their loads of x, wait for the setup (``griddepcontrol.wait``) and copy
-the table into shared memory, instead of each CTA computing it.
+Each CTA builds the scale table (``group.scale_entry`` for every scale byte)
+and the constants of step 1. With ``setup_table`` (a tuning) a one-CTA setup
+launch builds them into a caller-owned workspace instead, and the tile kernel,
+a programmatic dependent launch, issues its loads of x, waits for the setup
+(``griddepcontrol.wait``) and copies the table into shared memory.
 """
 
 from __future__ import annotations
@@ -108,8 +108,8 @@ class DualConfig:
     # the scale table is built without the inline branch's K and J.
     rows_undecided_inline: bool = True
     # The scale table and constants built once, by a setup launch into a workspace, and
-    # copied by each CTA (the kernel a programmatic dependent launch), not built per CTA
-    # (``compile_dual``'s default; ``bench/NOTES.md``, v44).
+    # copied by each CTA (the kernel a programmatic dependent launch), not built per CTA:
+    # faster on an H100 (``bench/NOTES.md``, v44), off until the API's path is run on a GPU.
     setup_table: bool = False
 
     def __post_init__(self):
@@ -471,12 +471,12 @@ def compile_dual(key: DualKey, extra_options: str = "", **tuning):
 
     Called positionally with torch tensors ``(x (R, C), amax (1,) float32, row codes,
     row scales, column codes, column scales, workspace)``, the outputs flat uint8 of the
-    sizes the layout needs (``api_dual`` allocates them), the workspace ``WORK_FLOATS``
-    float32 (``amax`` will do with ``setup_table=False``); ``x`` contiguous and 16-byte
-    aligned, R % 16 == 0 when columnwise. ``tuning`` sets ``DualConfig``'s knobs
-    (``stage_columns`` defaults to ``key.columnwise``, ``setup_table`` to True).
+    sizes the layout needs (``api_dual`` allocates them), the workspace float32 (``amax``
+    will do unless ``setup_table``); ``x`` contiguous and 16-byte aligned, R % 16 == 0
+    when columnwise. ``tuning`` sets ``DualConfig``'s knobs
+    (``stage_columns`` defaults to ``key.columnwise``).
     """
-    tuning = {"stage_columns": key.columnwise, "setup_table": True, **tuning}
+    tuning = {"stage_columns": key.columnwise, **tuning}
     cfg = DualConfig(key.dtype, key.err_mode, key.bound, key.rowwise, key.columnwise,
                      key.swizzle, **tuning)  # fmt: skip
     fake = cute.runtime.make_fake_compact_tensor

@@ -324,10 +324,11 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         col_q = replace(q, undecided_inline=False)  # undecided groups: the exact path
         halves = 2 if q.width == 16 else 1
         for k in cutlass.range_constexpr(cfg.column_steps):
+            col_task = tidx + THREADS * k
+            raw = _column_raw(cfg, staged, col_task)
             for h in cutlass.range_constexpr(halves):
-                col_task = tidx + THREADS * k
-                col_words, t, in_range, at = _column_group(cfg, staged, col_task, h, rows,
-                                                           groups, row0, g0)  # fmt: skip
+                col_words, t, in_range, at = _column_group(cfg, raw, col_task, h, rows, groups,
+                                                           row0, g0)  # fmt: skip
                 if cutlass.const_expr(cfg.stage_columns):
                     slow, code0, code1, code_scale = fast_group(
                         col_q, col_words, t, in_range, consts, 0, table, None, mX, None, None
@@ -357,8 +358,9 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
             for bit in cutlass.range(cfg.column_steps * halves, unroll=1):
                 if (col_flagged >> bit) & 1 != 0:
                     task = tidx + THREADS * (bit // halves)
-                    redo, t, in_range, at = _column_group(cfg, staged, task, bit % halves,
-                                                          rows, groups, row0, g0)  # fmt: skip
+                    raw = _column_raw(cfg, staged, task)
+                    redo, t, in_range, at = _column_group(cfg, raw, task, bit % halves, rows,
+                                                          groups, row0, g0)  # fmt: skip
                     word0, word1, scale = exact_words(q, redo, s_dec, gamax, d)
                     if cutlass.const_expr(cfg.stage_columns):
                         _stage_column(cfg, out, task, bit % halves, word0, word1, scale)
@@ -369,19 +371,26 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         _flush_columns(cfg, out, mColCodes, mColScales, rows, groups, row0, g0)
 
 
-def _column_group(cfg, staged, task, half, rows, groups, row0, g0):
-    """Column group ``half`` of word column ``task % tile_words`` over 16-row block
-    ``task / tile_words`` of the staged tile: (its words, its group index in x^T, in
-    range, its scale byte's place: None for the plain layout).
+def _column_raw(cfg, staged, task):
+    """The staged words of word column ``task % tile_words`` over 16-row block ``task /
+    tile_words``, read once for both of a 16-bit word's columns."""
+    wc = task % cfg.tile_words
+    block = task // cfg.tile_words
+    w = _staged_word(cfg, wc)
+    return [load_shared(staged + ((block * GROUP + i) * cfg.tile_words + w) * 4, 32)
+            for i in range(GROUP)]  # fmt: skip
+
+
+def _column_group(cfg, raw, task, half, rows, groups, row0, g0):
+    """Column group ``half`` of task ``task``'s words ``raw`` (``_column_raw``): (its
+    words, its group index in x^T, in range, its scale byte's place: None for the plain
+    layout).
 
     ``half``: as ``column_words`` takes it.
     """
     q = cfg.quantize
     wc = task % cfg.tile_words
     block = task // cfg.tile_words
-    w = _staged_word(cfg, wc)
-    raw = [load_shared(staged + ((block * GROUP + i) * cfg.tile_words + w) * 4, 32)
-           for i in range(GROUP)]  # fmt: skip
     words = column_words(q, raw, half)
     col = g0 * GROUP + Int64(wc * 2 + half if q.width == 16 else wc)
     row_groups = rows // GROUP  # x^T's groups a row

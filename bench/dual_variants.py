@@ -42,6 +42,9 @@ VARIANTS = (
     ("table per CTA, swizzled", True, True, True, {"setup_table": False}),
     ("table per CTA, columnwise only", False, True, False, {"setup_table": False}),
     ("table per CTA, rowwise only", True, False, False, {"setup_table": False}),
+    ("4 CTAs an SM", True, True, False, {"min_blocks": 4}),
+    ("4 CTAs an SM, swizzled", True, True, True, {"min_blocks": 4}),
+    ("4 CTAs an SM, rowwise only", True, False, False, {"min_blocks": 4}),
 )
 CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
 

@@ -1,7 +1,9 @@
 # For the next session, on branch wip/v44-column-words-once (CPU-checked only): the one-read
 # kernel reads each column task's 16 staged words once for both halves of a 16-bit word
 # (they were read twice: load_shared is a side-effecting asm, so ptxas kept both; 16 LDS a
-# thread fewer, static SASS). Its tests, then dual_variants.py against main's timings.
+# thread fewer, static SASS). Its tests, then dual_variants.py against main's timings, with
+# "4 CTAs an SM" (min_blocks=4: 64 registers, no spill, 9 more SASS on the hot path; the
+# default's 80 registers fit 3 CTAs).
 #   bash .gpu/install.sh > /dev/null && FOS_COMMIT=<sha> bash bench/results/raw/h200-v44-scripts/next_column_words_once.sh
 set -uo pipefail
 start=$SECONDS

@@ -238,6 +238,16 @@ def swizzled_index(r, g, groups):
     return tile * 512 + ((r & 31) << 4) + (((r >> 5) & 3) << 2) + (g & 3)
 
 
+def _row_swizzled(cfg, row_at, r, g, k, groups):
+    """Step ``k``'s swizzled scale byte (row ``r``), from step 0's (``row_at``) where the
+    tile rows divide 128 or are a multiple of it: a step is the next 32-row band of a
+    128-row GEMM tile, every 4 steps the next tile."""
+    if cutlass.const_expr(128 % cfg.tile_rows == 0 or cfg.tile_rows % 128 == 0):
+        tiles_across = (groups + 3) >> 2
+        return row_at + (k // 4) * tiles_across * 512 + (k % 4) * 4
+    return swizzled_index(r, g, groups)
+
+
 def _staged_word(cfg: DualConfig, w):
     """Where logical word ``w`` of a tile row sits: its group's vectors XOR-permuted by the
     group's position (``vectors`` a group; 8 / ``vectors`` groups share a permutation)."""
@@ -299,6 +309,10 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         build_scale_table(q, table, s_dec, gamax, cfg.rows_undecided_inline)
     row_q = replace(q, undecided_inline=cfg.rows_undecided_inline)
 
+    row_at = 0
+    if cutlass.const_expr(cfg.rowwise and cfg.swizzle):
+        row_at = swizzled_index(row0 + Int64(tidx >> 3), g, groups)  # step 0's scale byte
+
     # ======== rowwise groups from the registers (and the words staged for columnwise)
     row_flagged = Int32(0)  # bit k: step k's group needs the exact path
     for k in cutlass.range_constexpr(cfg.row_steps):
@@ -310,7 +324,7 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
                 addr = staged + (local * cfg.tile_words + w) * 4
                 store_shared_vector(addr, [row_words[4 * v + i] for i in range(4)])
         if cutlass.const_expr(cfg.rowwise):
-            at = swizzled_index(r, g, groups) if cfg.swizzle else None
+            at = _row_swizzled(cfg, row_at, r, g, k, groups) if cfg.swizzle else None
             slow = fast_group(
                 row_q, row_words, t, in_range, consts, 0, table, None, mX, mRowCodes,
                 mRowScales, at,
@@ -475,6 +489,13 @@ def _flush_columns(cfg, out, mColCodes, mColScales, rows, groups, row0, g0):
         store_if(wanted, mColScales.iterator.toint() + at, scale, 8)
 
 
+def default_min_blocks(dtype: str) -> int:
+    """CTAs an SM the compiled kernel is fitted for: 16-bit inputs fit 4 (64 registers,
+    no spill in the plain layout); float32 takes what it needs (104 registers, 2 CTAs),
+    since 64 would spill."""
+    return 0 if dtype == "float32" else 4
+
+
 def compile_dual(key: DualKey, extra_options: str = "", **tuning):
     """Compile one variant against fake tensors with symbolic sizes.
 
@@ -483,9 +504,12 @@ def compile_dual(key: DualKey, extra_options: str = "", **tuning):
     sizes the layout needs (``api_dual`` allocates them), the workspace ``WORK_FLOATS``
     float32 (``amax`` will do with ``setup_table=False``); ``x`` contiguous and 16-byte
     aligned, R % 16 == 0 when columnwise. ``tuning`` sets ``DualConfig``'s knobs
-    (``stage_columns`` defaults to ``key.columnwise``, ``setup_table`` to True).
+    (``stage_columns`` defaults to ``key.columnwise``, ``setup_table`` to True,
+    ``min_blocks`` to ``default_min_blocks``).
     """
-    tuning = {"stage_columns": key.columnwise, "setup_table": True, **tuning}
+    defaults = {"stage_columns": key.columnwise, "setup_table": True,
+                "min_blocks": default_min_blocks(key.dtype)}  # fmt: skip
+    tuning = {**defaults, **tuning}
     cfg = DualConfig(key.dtype, key.err_mode, key.bound, key.rowwise, key.columnwise,
                      key.swizzle, **tuning)  # fmt: skip
     fake = cute.runtime.make_fake_compact_tensor

@@ -3,7 +3,7 @@
     python bench/dual_variants.py [--out DIR]
 
 Each variant is ``fos_cutedsl.dual.compile_dual`` with some of ``DualConfig``'s
-tuning knobs (same bits, other speed), or with the column repacking of before v44.
+tuning knobs (same bits, other speed), or with the swizzled rowwise scale index of before v45.
 Before a variant is timed its four outputs are compared bit for bit with
 ``fos_reference`` (rowwise quantize and quantize_columnwise) on random normals and
 on random bit patterns (NaN, Inf, subnormals) of a ragged shape; a variant that
@@ -20,7 +20,6 @@ import argparse
 import os
 
 import torch
-from cutlass import Int32
 
 import fos_cutedsl
 import fos_op
@@ -30,46 +29,40 @@ from fos_cutedsl import dual
 from fos_cutedsl.dual import WORK_FLOATS, DualKey, compile_dual
 
 SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
-# (label, rowwise, columnwise, swizzle, tuning); tuning "masked_repack": the column words
-# repacked by masks and shifts, as before v44 (``masked_column_words``)
+# (label, rowwise, columnwise, swizzle, tuning); tuning "index_per_step": each rowwise
+# step's swizzled scale byte computed from its row, as before v45 (``index_per_step``)
 VARIANTS = (
     ("default", True, True, False, {}),
     ("swizzled", True, True, True, {}),
     ("columnwise only", False, True, False, {}),
     ("rowwise only", True, False, False, {}),
-    ("masked repack", True, True, False, {"masked_repack": True}),
-    ("setup table", True, True, False, {"setup_table": True}),
-    ("setup table, swizzled", True, True, True, {"setup_table": True}),
-    ("setup table, columnwise only", False, True, False, {"setup_table": True}),
-    ("setup table, rowwise only", True, False, False, {"setup_table": True}),
-    ("setup table, 3 CTAs", True, True, False, {"setup_table": True, "min_blocks": 3}),
+    ("swizzled, index per step", True, True, True, {"index_per_step": True}),
+    ("3 CTAs an SM", True, True, False, {"min_blocks": 0}),
+    ("3 CTAs an SM, swizzled", True, True, True, {"min_blocks": 0}),
+    ("3 CTAs an SM, columnwise only", False, True, False, {"min_blocks": 0}),
+    ("3 CTAs an SM, rowwise only", True, False, False, {"min_blocks": 0}),
+    ("table per CTA", True, True, False, {"setup_table": False}),
+    ("table per CTA, swizzled", True, True, True, {"setup_table": False}),
 )
 CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
 
 
-def masked_column_words(q, raw, half):
-    """``dual.column_words`` as it was before v44: masks and shifts, no ``prmt``."""
-    if q.width != 16:
-        return list(raw)
-    low = [(raw[2 * m] & 0xFFFF) | (raw[2 * m + 1] << 16) for m in range(8)]
-    high = [((raw[2 * m] >> 16) & 0xFFFF) | (raw[2 * m + 1] & -65536) for m in range(8)]
-    if isinstance(half, int):
-        return high if half else low
-    mask = -Int32(half)  # all ones for the high half
-    return [(lo & ~mask) | (hi & mask) for lo, hi in zip(low, high, strict=True)]
+def index_per_step(cfg, row_at, r, g, k, groups):
+    """``dual._row_swizzled`` as it was before v45: from the row, every step."""
+    return dual.swizzled_index(r, g, groups)
 
 
 def compile_variant(key: DualKey, tuning: dict):
-    """``compile_dual`` with ``tuning`` (``masked_repack``: with ``masked_column_words``)."""
+    """``compile_dual`` with ``tuning`` (``index_per_step``: with ``index_per_step``)."""
     tuning = dict(tuning)
-    if not tuning.pop("masked_repack", False):
+    if not tuning.pop("index_per_step", False):
         return compile_dual(key, **tuning)
-    prmt = dual.column_words
-    dual.column_words = masked_column_words
+    row_swizzled = dual._row_swizzled
+    dual._row_swizzled = index_per_step
     try:
         return compile_dual(key, **tuning)
     finally:
-        dual.column_words = prmt
+        dual._row_swizzled = row_swizzled
 
 
 def check_inputs(gen: torch.Generator) -> list[torch.Tensor]:

@@ -64,6 +64,7 @@ def test_variant_compiles_clean(dtype, err_mode, bound, swizzle, layout, arch, t
     assert failures == [], (failures, counts)
     assert counts["ld.v4"] > 0, counts
     assert ("st.shared.v4.u32" in fn.__ptx__) == layout[1]  # the tile staged: columnwise only
+    assert "griddepcontrol.wait" in fn.__ptx__  # the table from the setup launch
 
 
 def test_every_variant_is_registered_for_precompile():
@@ -171,8 +172,10 @@ TUNINGS = (
     {"stage_columns": False},
     {"rows_undecided_inline": False},
     {"stage_columns": True, "rows_undecided_inline": False, "tile_rows": 128},
-    {"setup_table": True},
-    {"setup_table": True, "rows_undecided_inline": False},
+    {"setup_table": False},
+    {"setup_table": False, "rows_undecided_inline": False},
+    {"tile_rows": 256, "min_blocks": 0},
+    {"tile_rows": 192},
 )
 
 
@@ -183,8 +186,10 @@ TUNINGS = (
 def test_tunings_bits_equal_reference(dtype, err_mode, bound, tuning):
     """``DualConfig``'s tunings compute the same bits: columnwise outputs stored a group
     at a time (``stage_columns=False``; the default stages them), rowwise undecided groups
-    through the exact path, taller tiles, the table from a setup launch (its workspace
-    NaN first); every layout, plain and swizzled, every kind."""
+    through the exact path, taller tiles, the table built by every CTA (the default: by a
+    setup launch, its workspace NaN first), tiles of 256 rows (swizzled rowwise scales
+    over two GEMM tiles) and 192 (their scale bytes computed per step), no register cap;
+    every layout, plain and swizzled, every kind."""
     from fos_cutedsl.dual import WORK_FLOATS, DualKey, compile_dual
 
     variant = Variant(dtype, "1x16", False, err_mode, bound)

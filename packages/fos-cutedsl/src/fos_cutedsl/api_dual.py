@@ -174,4 +174,5 @@ def launch_quantize_rowwise_columnwise(
     outs = [unused if t is None else t.view(-1) for t in (row_codes, row_scales, col_codes,
                                                            col_scales)]  # fmt: skip
     amax = global_amax.reshape(1)
-    run_under(DUAL_CACHE, key, x2d.device, x2d, amax, *outs, amax)  # (no workspace used)
+    work = x2d.new_empty(_dual.WORK_FLOATS, dtype=torch.float32)  # the setup's table
+    run_under(DUAL_CACHE, key, x2d.device, x2d, amax, *outs, work)

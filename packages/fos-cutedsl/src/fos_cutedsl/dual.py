@@ -29,11 +29,11 @@ conflict-free.
 Grid: x over 128-element tiles across, y over ``tile_rows`` row blocks;
 threads past an edge load clamped (valid) addresses and store nothing.
 
-Each CTA builds the scale table (``group.scale_entry`` for every scale byte)
-and the constants of step 1. With ``setup_table`` (a tuning) a one-CTA setup
-launch builds them into a caller-owned workspace instead, and the tile kernel,
-a programmatic dependent launch, issues its loads of x, waits for the setup
-(``griddepcontrol.wait``) and copies the table into shared memory.
+The scale table (``group.scale_entry`` for every scale byte) and the constants
+of step 1 come from a one-CTA setup launch into a caller-owned workspace
+(``setup_table``): the tile kernel is a programmatic dependent launch whose CTAs
+issue their loads of x, wait for the setup (``griddepcontrol.wait``) and copy
+the table into shared memory, instead of each CTA computing it.
 """
 
 from __future__ import annotations
@@ -108,8 +108,8 @@ class DualConfig:
     # the scale table is built without the inline branch's K and J.
     rows_undecided_inline: bool = True
     # The scale table and constants built once, by a setup launch into a workspace, and
-    # copied by each CTA (the kernel a programmatic dependent launch), not built per CTA:
-    # faster on an H100 (``bench/NOTES.md``, v44), off until the API's path is run on a GPU.
+    # copied by each CTA (the kernel a programmatic dependent launch), not built per CTA
+    # (``compile_dual``'s default; ``bench/NOTES.md``, v44).
     setup_table: bool = False
 
     def __post_init__(self):
@@ -238,6 +238,16 @@ def swizzled_index(r, g, groups):
     return tile * 512 + ((r & 31) << 4) + (((r >> 5) & 3) << 2) + (g & 3)
 
 
+def _row_swizzled(cfg, row_at, r, g, k, groups):
+    """Step ``k``'s swizzled scale byte (row ``r``), from step 0's (``row_at``) where the
+    tile rows divide 128 or are a multiple of it: a step is the next 32-row band of a
+    128-row GEMM tile, every 4 steps the next tile."""
+    if cutlass.const_expr(128 % cfg.tile_rows == 0 or cfg.tile_rows % 128 == 0):
+        tiles_across = (groups + 3) >> 2
+        return row_at + (k // 4) * tiles_across * 512 + (k % 4) * 4
+    return swizzled_index(r, g, groups)
+
+
 def _staged_word(cfg: DualConfig, w):
     """Where logical word ``w`` of a tile row sits: its group's vectors XOR-permuted by the
     group's position (``vectors`` a group; 8 / ``vectors`` groups share a permutation)."""
@@ -299,6 +309,10 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         build_scale_table(q, table, s_dec, gamax, cfg.rows_undecided_inline)
     row_q = replace(q, undecided_inline=cfg.rows_undecided_inline)
 
+    row_at = 0
+    if cutlass.const_expr(cfg.rowwise and cfg.swizzle):
+        row_at = swizzled_index(row0 + Int64(tidx >> 3), g, groups)  # step 0's scale byte
+
     # ======== rowwise groups from the registers (and the words staged for columnwise)
     row_flagged = Int32(0)  # bit k: step k's group needs the exact path
     for k in cutlass.range_constexpr(cfg.row_steps):
@@ -310,7 +324,7 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
                 addr = staged + (local * cfg.tile_words + w) * 4
                 store_shared_vector(addr, [row_words[4 * v + i] for i in range(4)])
         if cutlass.const_expr(cfg.rowwise):
-            at = swizzled_index(r, g, groups) if cfg.swizzle else None
+            at = _row_swizzled(cfg, row_at, r, g, k, groups) if cfg.swizzle else None
             slow = fast_group(
                 row_q, row_words, t, in_range, consts, 0, table, None, mX, mRowCodes,
                 mRowScales, at,
@@ -324,10 +338,11 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         col_q = replace(q, undecided_inline=False)  # undecided groups: the exact path
         halves = 2 if q.width == 16 else 1
         for k in cutlass.range_constexpr(cfg.column_steps):
+            col_task = tidx + THREADS * k
+            raw = _column_raw(cfg, staged, col_task)
             for h in cutlass.range_constexpr(halves):
-                col_task = tidx + THREADS * k
-                col_words, t, in_range, at = _column_group(cfg, staged, col_task, h, rows,
-                                                           groups, row0, g0)  # fmt: skip
+                col_words, t, in_range, at = _column_group(cfg, raw, col_task, h, rows, groups,
+                                                           row0, g0)  # fmt: skip
                 if cutlass.const_expr(cfg.stage_columns):
                     slow, code0, code1, code_scale = fast_group(
                         col_q, col_words, t, in_range, consts, 0, table, None, mX, None, None
@@ -357,8 +372,9 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
             for bit in cutlass.range(cfg.column_steps * halves, unroll=1):
                 if (col_flagged >> bit) & 1 != 0:
                     task = tidx + THREADS * (bit // halves)
-                    redo, t, in_range, at = _column_group(cfg, staged, task, bit % halves,
-                                                          rows, groups, row0, g0)  # fmt: skip
+                    raw = _column_raw(cfg, staged, task)
+                    redo, t, in_range, at = _column_group(cfg, raw, task, bit % halves, rows,
+                                                          groups, row0, g0)  # fmt: skip
                     word0, word1, scale = exact_words(q, redo, s_dec, gamax, d)
                     if cutlass.const_expr(cfg.stage_columns):
                         _stage_column(cfg, out, task, bit % halves, word0, word1, scale)
@@ -369,19 +385,26 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         _flush_columns(cfg, out, mColCodes, mColScales, rows, groups, row0, g0)
 
 
-def _column_group(cfg, staged, task, half, rows, groups, row0, g0):
-    """Column group ``half`` of word column ``task % tile_words`` over 16-row block
-    ``task / tile_words`` of the staged tile: (its words, its group index in x^T, in
-    range, its scale byte's place: None for the plain layout).
+def _column_raw(cfg, staged, task):
+    """The staged words of word column ``task % tile_words`` over 16-row block ``task /
+    tile_words``, read once for both of a 16-bit word's columns."""
+    wc = task % cfg.tile_words
+    block = task // cfg.tile_words
+    w = _staged_word(cfg, wc)
+    return [load_shared(staged + ((block * GROUP + i) * cfg.tile_words + w) * 4, 32)
+            for i in range(GROUP)]  # fmt: skip
+
+
+def _column_group(cfg, raw, task, half, rows, groups, row0, g0):
+    """Column group ``half`` of task ``task``'s words ``raw`` (``_column_raw``): (its
+    words, its group index in x^T, in range, its scale byte's place: None for the plain
+    layout).
 
     ``half``: as ``column_words`` takes it.
     """
     q = cfg.quantize
     wc = task % cfg.tile_words
     block = task // cfg.tile_words
-    w = _staged_word(cfg, wc)
-    raw = [load_shared(staged + ((block * GROUP + i) * cfg.tile_words + w) * 4, 32)
-           for i in range(GROUP)]  # fmt: skip
     words = column_words(q, raw, half)
     col = g0 * GROUP + Int64(wc * 2 + half if q.width == 16 else wc)
     row_groups = rows // GROUP  # x^T's groups a row
@@ -466,17 +489,27 @@ def _flush_columns(cfg, out, mColCodes, mColScales, rows, groups, row0, g0):
         store_if(wanted, mColScales.iterator.toint() + at, scale, 8)
 
 
+def default_min_blocks(dtype: str) -> int:
+    """CTAs an SM the compiled kernel is fitted for: 16-bit inputs fit 4 (64 registers,
+    no spill in the plain layout); float32 takes what it needs (104 registers, 2 CTAs),
+    since 64 would spill."""
+    return 0 if dtype == "float32" else 4
+
+
 def compile_dual(key: DualKey, extra_options: str = "", **tuning):
     """Compile one variant against fake tensors with symbolic sizes.
 
     Called positionally with torch tensors ``(x (R, C), amax (1,) float32, row codes,
     row scales, column codes, column scales, workspace)``, the outputs flat uint8 of the
-    sizes the layout needs (``api_dual`` allocates them), the workspace float32 (``amax``
-    will do unless ``setup_table``); ``x`` contiguous and 16-byte aligned, R % 16 == 0
-    when columnwise. ``tuning`` sets ``DualConfig``'s knobs
-    (``stage_columns`` defaults to ``key.columnwise``).
+    sizes the layout needs (``api_dual`` allocates them), the workspace ``WORK_FLOATS``
+    float32 (``amax`` will do with ``setup_table=False``); ``x`` contiguous and 16-byte
+    aligned, R % 16 == 0 when columnwise. ``tuning`` sets ``DualConfig``'s knobs
+    (``stage_columns`` defaults to ``key.columnwise``, ``setup_table`` to True,
+    ``min_blocks`` to ``default_min_blocks``).
     """
-    tuning = {"stage_columns": key.columnwise, **tuning}
+    defaults = {"stage_columns": key.columnwise, "setup_table": True,
+                "min_blocks": default_min_blocks(key.dtype)}  # fmt: skip
+    tuning = {**defaults, **tuning}
     cfg = DualConfig(key.dtype, key.err_mode, key.bound, key.rowwise, key.columnwise,
                      key.swizzle, **tuning)  # fmt: skip
     fake = cute.runtime.make_fake_compact_tensor

@@ -171,9 +171,10 @@ TUNED_SHAPES = ((16, 16), (48, 272), (96, 160), (208, 144), (320, 1040))
 TUNINGS = (
     {"stage_columns": False},
     {"rows_undecided_inline": False},
+    {"columns_undecided_inline": False},
     {"stage_columns": True, "rows_undecided_inline": False, "tile_rows": 128},
     {"setup_table": False},
-    {"setup_table": False, "rows_undecided_inline": False},
+    {"setup_table": False, "rows_undecided_inline": False, "columns_undecided_inline": False},
     {"tile_rows": 256, "min_blocks": 0},
     {"tile_rows": 192},
 )
@@ -185,11 +186,12 @@ TUNINGS = (
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_tunings_bits_equal_reference(dtype, err_mode, bound, tuning):
     """``DualConfig``'s tunings compute the same bits: columnwise outputs stored a group
-    at a time (``stage_columns=False``; the default stages them), rowwise undecided groups
-    through the exact path, taller tiles, the table built by every CTA (the default: by a
-    setup launch, its workspace NaN first), tiles of 256 rows (swizzled rowwise scales
-    over two GEMM tiles) and 192 (their scale bytes computed per step), no register cap;
-    every layout, plain and swizzled, every kind."""
+    at a time (``stage_columns=False``; the default stages them), rowwise or columnwise
+    undecided groups through the exact path (both: a table without K and J), taller
+    tiles, the table built by every CTA (the default: by a setup launch, its workspace
+    NaN first), tiles of 256 rows (swizzled rowwise scales over two GEMM tiles) and 192
+    (their scale bytes computed per step), no register cap; every layout, plain and
+    swizzled, every kind."""
     from fos_cutedsl.dual import WORK_FLOATS, DualKey, compile_dual
 
     variant = Variant(dtype, "1x16", False, err_mode, bound)

@@ -13,10 +13,11 @@ of x once, 16-byte loads as the rowwise kernel makes them, and
    places. Bits are the rowwise kernels' by construction: the same steps on
    the same 16 values.
 
-Groups the fast path flags take SPEC's exact path (``group.exact_group`` for
-rowwise, ``group.exact_words`` on the words read again from shared memory for
-columnwise; columnwise sends its undecided groups there too, since the inline
-branch rereads its group from x in row order). With ``swizzle`` each scale
+Groups whose approximate errors leave the choice open compute SPEC's errors
+inline (``group.fast_group``'s undecided branch), rowwise from the group read
+again from x, columnwise from its words read again from shared memory. Groups
+the fast path flags take SPEC's exact path (``group.exact_group`` for rowwise,
+``group.exact_words`` on the staged words for columnwise). With ``swizzle`` each scale
 byte goes to its place in SPEC's 128 x 4 GEMM tiles (``swizzled_index``); the
 codes are the same either way.
 
@@ -39,6 +40,7 @@ the table into shared memory, instead of each CTA computing it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import NamedTuple
 
 import cutlass
@@ -104,9 +106,11 @@ class DualConfig:
     # whole segment (16-byte code stores) instead of one 8-byte store a group
     # (``compile_dual``'s default with columnwise outputs; ``bench/NOTES.md``, v21).
     stage_columns: bool = False
-    # False: rowwise undecided groups take the exact path too (as columnwise ones do), so
-    # the scale table is built without the inline branch's K and J.
+    # False: rowwise (columnwise) undecided groups take the exact path instead of SPEC's
+    # errors inline; with both False the scale table is built without the inline
+    # branch's K and J.
     rows_undecided_inline: bool = True
+    columns_undecided_inline: bool = True
     # The scale table and constants built once, by a setup launch into a workspace, and
     # copied by each CTA (the kernel a programmatic dependent launch), not built per CTA
     # (``compile_dual``'s default; ``bench/NOTES.md``, v44).
@@ -131,6 +135,11 @@ class DualConfig:
             self.dtype, "1x16", self.err_mode, self.bound, False, threads=THREADS,
             persistent=False, l2_ahead=0,
         )  # fmt: skip
+
+    @property
+    def table_exact_values(self) -> bool:
+        """The scale table holds the inline undecided branch's K and J."""
+        return self.rows_undecided_inline or (self.columnwise and self.columns_undecided_inline)
 
     @property
     def tile_words(self) -> int:
@@ -208,7 +217,7 @@ class DualKernel:
         s = global_scale(gamax, Float32(q.d))
         s_dec = div_rn(Float32(1.0), s)
         table = cute.make_tensor(mWork.iterator, cute.make_layout((TABLE, 4), stride=(4, 1)))
-        scale_entry(q, tidx, s_dec, gamax, table[tidx, None], self.cfg.rows_undecided_inline)
+        scale_entry(q, tidx, s_dec, gamax, table[tidx, None], self.cfg.table_exact_values)
         if tidx == 0:
             margin = scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin))
             for i, v in enumerate((gamax, s, margin, s_dec)):
@@ -306,7 +315,7 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         s = global_scale(gamax, d)
         s_dec = div_rn(Float32(1.0), s)
         consts = (gamax, s, scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin)))
-        build_scale_table(q, table, s_dec, gamax, cfg.rows_undecided_inline)
+        build_scale_table(q, table, s_dec, gamax, cfg.table_exact_values)
     row_q = replace(q, undecided_inline=cfg.rows_undecided_inline)
 
     row_at = 0
@@ -335,7 +344,7 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
     col_flagged = Int32(0)  # bit (step * halves + half): that group needs the exact path
     if cutlass.const_expr(cfg.columnwise):
         cute.arch.sync_threads()
-        col_q = replace(q, undecided_inline=False)  # undecided groups: the exact path
+        col_q = replace(q, undecided_inline=cfg.columns_undecided_inline)
         halves = 2 if q.width == 16 else 1
         for k in cutlass.range_constexpr(cfg.column_steps):
             col_task = tidx + THREADS * k
@@ -343,15 +352,17 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
             for h in cutlass.range_constexpr(halves):
                 col_words, t, in_range, at = _column_group(cfg, raw, col_task, h, rows, groups,
                                                            row0, g0)  # fmt: skip
+                reload = partial(_staged_column, cfg, staged, col_task, h)
                 if cutlass.const_expr(cfg.stage_columns):
                     slow, code0, code1, code_scale = fast_group(
-                        col_q, col_words, t, in_range, consts, 0, table, None, mX, None, None
-                    )
+                        col_q, col_words, t, in_range, consts, 0, table, None, mX, None, None,
+                        reload=reload,
+                    )  # fmt: skip
                     _stage_column(cfg, out, col_task, h, code0, code1, code_scale)
                 else:
                     slow = fast_group(
                         col_q, col_words, t, in_range, consts, 0, table, None, mX, mColCodes,
-                        mColScales, at,
+                        mColScales, at, reload=reload,
                     )  # fmt: skip
                 col_flagged = col_flagged | (slow << (k * halves + h))
 
@@ -393,6 +404,12 @@ def _column_raw(cfg, staged, task):
     w = _staged_word(cfg, wc)
     return [load_shared(staged + ((block * GROUP + i) * cfg.tile_words + w) * 4, 32)
             for i in range(GROUP)]  # fmt: skip
+
+
+def _staged_column(cfg, staged, task, half):
+    """Column group ``half`` of task ``task``: its words read again from the staged tile
+    (the inline undecided branch's reload)."""
+    return [Uint32(v) for v in column_words(cfg.quantize, _column_raw(cfg, staged, task), half)]
 
 
 def _column_group(cfg, raw, task, half, rows, groups, row0, g0):

@@ -290,7 +290,7 @@ def row_scale_entry(cfg, mantissas, i, f, zero_inv, byte=None):
 @cute.jit
 def fast_group(
     cfg, words, t, in_range, consts, k, table, mantissas, mX, mCodes, mScales, scale_at=None,
-    group_amax=None,
+    group_amax=None, reload=None,
 ):  # fmt: skip
     """One 1x16 group through the fast path (steps 1-8), its codes and scale stored
     if ``in_range``; returns 1 where the group needs the exact path.
@@ -299,7 +299,8 @@ def fast_group(
     the row of the thread's ``k``-th group. The scale goes to byte ``scale_at`` (or t);
     with ``mCodes`` None nothing is stored and it returns (slow, word0, word1, scale).
     ``group_amax``: the group's words already folded (``amax_of_word``'s argument), so
-    step 2 does not fold them again.
+    step 2 does not fold them again. ``reload``: a function giving the group's raw words
+    again, for the inline undecided branch (None: read from ``mX`` at group ``t``).
     """
     gamax, s, margin = consts[:3]  # fake-quantize: consts[3] is RN(1 / D)
     x = unpack_group(cfg, words)
@@ -353,7 +354,8 @@ def fast_group(
                 else:
                     k4, j4 = table[byte4, 2], table[byte4, 3]
                     k6, j6 = table[byte6, 2], table[byte6, 3]
-                ax = [abs_f32(v) for v in unpack_group(cfg, reload_group(cfg, mX, t))]
+                again = reload_group(cfg, mX, t) if reload is None else reload()
+                ax = [abs_f32(v) for v in unpack_group(cfg, again)]
                 e_inv4, e_inv6 = inv4, inv6
                 if cutlass.const_expr(cfg.code_scale != 1.0):
                     up = Float32(1.0 / cfg.code_scale)  # e4m3_codes: inv again

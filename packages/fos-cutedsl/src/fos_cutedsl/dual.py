@@ -14,12 +14,12 @@ of x once, 16-byte loads as the rowwise kernel makes them, and
    the same 16 values.
 
 Groups whose approximate errors leave the choice open compute SPEC's errors
-inline (``group.fast_group``'s undecided branch), rowwise from the group read
-again from x, columnwise from its words read again from shared memory. Groups
-the fast path flags take SPEC's exact path (``group.exact_group`` for rowwise,
-``group.exact_words`` on the staged words for columnwise). With ``swizzle`` each scale
-byte goes to its place in SPEC's 128 x 4 GEMM tiles (``swizzled_index``); the
-codes are the same either way.
+inline (``group.fast_group``'s undecided branch) from their words read again
+from the staged tile (rowwise alone: from x). Groups the fast path flags take
+SPEC's exact path (``group.exact_group`` for rowwise, ``group.exact_words`` on
+the staged words for columnwise). With ``swizzle`` each scale byte goes to its
+place in SPEC's 128 x 4 GEMM tiles (``swizzled_index``); the codes are the
+same either way.
 
 Shared memory: a tile row is ``tile_words`` 32-bit words; within each group
 the 16-byte vectors are XOR-permuted by the group's position, so that the
@@ -326,17 +326,18 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
     row_flagged = Int32(0)  # bit k: step k's group needs the exact path
     for k in cutlass.range_constexpr(cfg.row_steps):
         row_words, (t, r, in_range) = loaded[k]
+        local = (tidx >> 3) + 32 * k  # the group's row in the tile
+        reload = None  # the inline undecided branch's words: from x, or the staged tile
         if cutlass.const_expr(cfg.columnwise):
-            local = (tidx >> 3) + 32 * k
             for v in cutlass.range_constexpr(q.words // 4):
-                w = _staged_word(cfg, gcol * q.words + 4 * v)
-                addr = staged + (local * cfg.tile_words + w) * 4
+                addr = _staged_row_vector(cfg, staged, local, gcol, v)
                 store_shared_vector(addr, [row_words[4 * v + i] for i in range(4)])
+            reload = partial(_staged_row, cfg, staged, local, gcol)
         if cutlass.const_expr(cfg.rowwise):
             at = _row_swizzled(cfg, row_at, r, g, k, groups) if cfg.swizzle else None
             slow = fast_group(
                 row_q, row_words, t, in_range, consts, 0, table, None, mX, mRowCodes,
-                mRowScales, at,
+                mRowScales, at, reload=reload,
             )  # fmt: skip
             row_flagged = row_flagged | (slow << k)
 
@@ -394,6 +395,20 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
     if cutlass.const_expr(cfg.stage_columns):
         cute.arch.sync_threads()  # every group staged, the exact path's included
         _flush_columns(cfg, out, mColCodes, mColScales, rows, groups, row0, g0)
+
+
+def _staged_row_vector(cfg, staged, local, gcol, v):
+    """Shared address of vector ``v`` (4 words) of group ``gcol`` of tile row ``local``."""
+    w = _staged_word(cfg, gcol * cfg.quantize.words + 4 * v)
+    return staged + (local * cfg.tile_words + w) * 4
+
+
+def _staged_row(cfg, staged, local, gcol):
+    """Rowwise group ``gcol`` of tile row ``local``: its words read again from the staged
+    tile (the inline undecided branch's reload)."""
+    vectors = cfg.quantize.words // 4
+    return [Uint32(w) for v in range(vectors)
+            for w in load_shared_v4(_staged_row_vector(cfg, staged, local, gcol, v))]  # fmt: skip
 
 
 def _column_raw(cfg, staged, task):

@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.14"
+__version__ = "0.6.15"
 
 __all__ = [
     "AMAX_CACHE",

@@ -177,6 +177,7 @@ TUNINGS = (
     {"setup_table": False, "rows_undecided_inline": False, "columns_undecided_inline": False},
     {"tile_rows": 256, "min_blocks": 0},
     {"tile_rows": 192},
+    {"tile_rows": 128, "min_blocks": 3},
 )
 
 
@@ -189,9 +190,9 @@ def test_tunings_bits_equal_reference(dtype, err_mode, bound, tuning):
     at a time (``stage_columns=False``; the default stages them), rowwise or columnwise
     undecided groups through the exact path (both: a table without K and J), taller
     tiles, the table built by every CTA (the default: by a setup launch, its workspace
-    NaN first), tiles of 256 rows (swizzled rowwise scales over two GEMM tiles) and 192
-    (their scale bytes computed per step), no register cap; every layout, plain and
-    swizzled, every kind."""
+    NaN first), tiles of 256 rows (swizzled rowwise scales over two GEMM tiles), 192
+    (their scale bytes computed per step) and 128, register caps for 3 CTAs an SM or
+    none; every layout, plain and swizzled, every kind."""
     from fos_cutedsl.dual import WORK_FLOATS, DualKey, compile_dual
 
     variant = Variant(dtype, "1x16", False, err_mode, bound)

@@ -190,6 +190,10 @@ class Record(Case):
     speedup_vs_reference: float | None = None
     speedup_vs_reference_compiled: float | None = None
     note: str | None = None
+    # Per buffer: its time, and (per-tensor amax) its data's global amax, which sets the
+    # share of groups the fast path leaves undecided (``bench/NOTES.md``, v46).
+    us_buffers: list[float] | None = None
+    global_amaxes: list[float] | None = None
 
 
 # --------------------------------------------------------------------------- cases
@@ -687,9 +691,13 @@ def run_case(case: Case, args, device: str, roof: float | None, peers: Peers, fl
     notes: dict[str, str] = {}
     failures: list[str] = []
     kept = []  # every buffer stays allocated until the case ends, so each lands elsewhere
+    amaxes = []
     for k in range(buffers):
         inputs = make_inputs(case, device, seed=args.seed + 1000 * run + k)
         kept.append(inputs)
+        amax = inputs.get("amax")
+        if amax is not None and amax.numel() == 1:
+            amaxes.append(float(amax))
         args_, kwargs = op_args(case, inputs)
         want = FUNCTIONS[case.op][0](*args_, **kwargs)
         peers_too = k == 0 and run == 0  # peers: once per case
@@ -737,11 +745,11 @@ def run_case(case: Case, args, device: str, roof: float | None, peers: Peers, fl
     del kept
     if device == "cuda":
         torch.cuda.empty_cache()
-    records = _records(case, run, times, equal, timing, notes, roof, back_to_back)
+    records = _records(case, run, times, equal, timing, notes, roof, back_to_back, amaxes)
     return records, failures
 
 
-def _records(case, run, times, equal, timing, notes, roof, back_to_back) -> list[Record]:
+def _records(case, run, times, equal, timing, notes, roof, back_to_back, amaxes) -> list[Record]:
     """One record per implementation; fos rows that differed anywhere get no time."""
 
     def pct(us: float | None) -> float | None:
@@ -763,7 +771,8 @@ def _records(case, run, times, equal, timing, notes, roof, back_to_back) -> list
                    us_back_to_back=b2b, pct_of_copy_back_to_back=pct(b2b),
                    speedup_vs_reference=_ratio(medians.get("reference"), us),
                    speedup_vs_reference_compiled=_ratio(medians.get("reference_compiled"), us),
-                   note=notes.get(impl))
+                   note=notes.get(impl), us_buffers=us_all or None,
+                   global_amaxes=amaxes or None)
         )  # fmt: skip
     return records
 

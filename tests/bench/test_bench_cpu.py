@@ -70,6 +70,10 @@ def test_records(payload, bench):
         assert r["pct_of_copy"] is None and r["pct_of_copy_min"] is None
         assert r["us"] > 0 and r["us_min"] <= r["us"] <= r["us_max"]
         assert r["l2"] == "flushed" and r["run"] == 0 and r["buffers"] == 1
+        assert r["us_buffers"] == [r["us"]]
+        per_tensor = r["op"] in ("quantize", "fake_quantize", "dequantize") and not r["row_scaled"]
+        if per_tensor:  # the data's global amax, for the share of undecided groups
+            assert len(r["global_amaxes"]) == 1 and r["global_amaxes"][0] > 0
         case = bench.Case(**{k: r[k] for k in ("op", "rows", "cols", "dtype", "block",
                                                "row_scaled", "err_mode", "l2")})  # fmt: skip
         assert r["tbps"] == pytest.approx(case.bytes_moved / (r["us"] * 1e6))

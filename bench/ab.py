@@ -57,6 +57,12 @@ SETS = {
             ("512 thr, 4 units, 2 ahead", {"threads": 512, "groups_per_thread": 4, "prefetch": 2}),
         ]
     },
+    # The persistent 1x16 kernel's undecided groups redone after the unit, one copy of the
+    # inline branch instead of one a group step (v47, after the one-read kernel's).
+    "undecided-after": {
+        mode: [("default", {}), ("after", {"undecided_after": True})]
+        for mode in (("bfloat16", "1x16", False, "mae"), ("float16", "1x16", False, "mse"))
+    },
 }
 
 

@@ -368,11 +368,11 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
                 if (row_flagged >> k) & 1 != 0:
                     local = (tidx >> 3) + 32 * k
                     r = row0 + Int64(local)
-                    in_range = (r < rows) & (g < groups)
                     t = cutlass.min(r, rows - 1) * groups + cutlass.min(g, groups - 1)
-                    at = swizzled_index(r, g, groups) if cfg.swizzle else None
                     slow = Int32(1)
                     if cutlass.const_expr(cfg.undecided_after and cfg.rows_undecided_inline):
+                        in_range = (r < rows) & (g < groups)
+                        at = swizzled_index(r, g, groups) if cfg.swizzle else None
                         again = None  # (rowwise alone: the branch reads x again)
                         if cutlass.const_expr(cfg.columnwise):
                             words = staged_row(cfg, staged, local, gcol)
@@ -385,7 +385,8 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
                         )  # fmt: skip
                     if slow != 0:
                         exact = exact_group(q, mX, None, (t, r, True), s_dec, gamax, d)
-                        if in_range:
+                        if (r < rows) & (g < groups):
+                            at = swizzled_index(r, g, groups) if cfg.swizzle else None
                             store_group(mRowCodes, mRowScales, t, *exact[2:5], at)
     if cutlass.const_expr(cfg.columnwise):  # noqa: SIM102 (DSL: own if)
         if col_flagged != 0:

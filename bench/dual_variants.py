@@ -32,7 +32,6 @@ from fos_cutedsl.dual import WORK_FLOATS, DualKey, compile_dual
 
 SHAPES = ((32768, 7168), (8192, 4096), (32768, 2048))
 # (label, rowwise, columnwise, swizzle, tuning)
-COLUMNS_EXACT = {"columns_undecided_inline": False}  # before v46
 AFTER = {"undecided_after": True}  # undecided groups redone after the tile (v47)
 TALL = {"tile_rows": 128, "min_blocks": 3}  # 80 registers, no spill (sm_90a, static)
 VARIANTS = (
@@ -40,12 +39,10 @@ VARIANTS = (
     ("swizzled", True, True, True, {}),
     ("columnwise only", False, True, False, {}),
     ("rowwise only", True, False, False, {}),
-    ("columns undecided: exact path", True, True, False, COLUMNS_EXACT),
     ("undecided after", True, True, False, AFTER),
     ("undecided after, swizzled", True, True, True, AFTER),
     ("undecided after, columnwise only", False, True, False, AFTER),
     ("undecided after, rowwise only", True, False, False, AFTER),
-    ("128-row tiles, 3 CTAs an SM", True, True, False, TALL),
     ("128-row tiles, 3 CTAs an SM, undecided after", True, True, False, {**TALL, **AFTER}),
 )
 CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
@@ -53,7 +50,7 @@ CHECK_SHAPE = (1040, 2064)  # ragged: R % 64 != 0, C % 128 != 0, G % 4 != 0
 # model (``fast_model.bounded_choice``) 7.5 and 6.75 leave 0.29% and 0.23% of normal
 # groups undecided, 6.78125 and 7.03125 0.04% and 0.05%.
 AMAX_SWEEP = (7.5, 6.78125, 6.75, 7.03125)
-SWEPT = ("default", "undecided after", "128-row tiles, 3 CTAs an SM, undecided after")
+SWEPT = ("default", "undecided after")
 
 
 def check_inputs(gen: torch.Generator) -> list[torch.Tensor]:

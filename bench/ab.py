@@ -31,7 +31,8 @@ from fos_cutedsl.compile import compile_quantize
 
 # set name -> {(dtype, block, row_scaled, err_mode): [(label, tuning), ...]}. v36 ran
 # sets "linear4" and "linear4-threads" (a knob since removed; the code is in e87794b); v39
-# ran "undecided-warp" (``undecided_warp``, removed; the code is in 2e5defb).
+# ran "undecided-warp" (``undecided_warp``, removed; the code is in 2e5defb); v47 ran
+# "undecided-after" (``undecided_after``, removed; the code is in 025061e).
 SETS = {
     # The persistent 1x16 kernel with the registers to keep its loads further ahead:
     # 640 threads (96 registers) and 2 groups ahead, against the default (v36).
@@ -56,12 +57,6 @@ SETS = {
             ("512 thr", {"threads": 512}),
             ("512 thr, 4 units, 2 ahead", {"threads": 512, "groups_per_thread": 4, "prefetch": 2}),
         ]
-    },
-    # The persistent 1x16 kernel's undecided groups redone after the unit, one copy of the
-    # inline branch instead of one a group step (v47, after the one-read kernel's).
-    "undecided-after": {
-        mode: [("default", {}), ("after", {"undecided_after": True})]
-        for mode in (("bfloat16", "1x16", False, "mae"), ("float16", "1x16", False, "mse"))
     },
 }
 

@@ -178,8 +178,6 @@ TUNINGS = (
     {"tile_rows": 256, "min_blocks": 0},
     {"tile_rows": 192},
     {"tile_rows": 128, "min_blocks": 3},
-    {"undecided_after": True},
-    {"undecided_after": True, "stage_columns": False, "rows_undecided_inline": False},
 )
 
 
@@ -190,8 +188,7 @@ TUNINGS = (
 def test_tunings_bits_equal_reference(dtype, err_mode, bound, tuning):
     """``DualConfig``'s tunings compute the same bits: columnwise outputs stored a group
     at a time (``stage_columns=False``; the default stages them), rowwise or columnwise
-    undecided groups through the exact path (both: a table without K and J), or redone
-    after the tile (``undecided_after``; with one layout's straight to the exact path), taller
+    undecided groups through the exact path (both: a table without K and J), taller
     tiles, the table built by every CTA (the default: by a setup launch, its workspace
     NaN first), tiles of 256 rows (swizzled rowwise scales over two GEMM tiles), 192
     (their scale bytes computed per step) and 128, register caps for 3 CTAs an SM or

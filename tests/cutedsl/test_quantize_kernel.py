@@ -95,28 +95,6 @@ def test_tile_kernels_many_items(persistent, dtype, err_mode, kind):
         )  # fmt: skip
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("err_mode", ["mae", "mse"])
-@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
-def test_persistent_undecided_after(dtype, err_mode, kind):
-    """The persistent 1x16 kernel's tuning ``undecided_after`` (undecided groups redone
-    after the unit) writes the same bits, on the edge shapes and on one with many units
-    and a ragged last unit."""
-    from fos_cutedsl.compile import compile_quantize
-
-    name = str(dtype).removeprefix("torch.")
-    fn = compile_quantize(
-        name, "1x16", err_mode, 256, False, fos_cutedsl.arch_of(torch.device("cuda")),
-        undecided_after=True,
-    )  # fmt: skip
-    variant = Variant(dtype, "1x16", False, err_mode, 256)
-    for i, shape in enumerate((*shapes("1x16"), (2416, 4112))):
-        _assert_writes_reference(
-            _compiled_runner(fn), variant, kind, shape, f"after/{variant}/{kind}/{i}",
-            f"{variant} undecided_after",
-        )  # fmt: skip
-
-
 @pytest.mark.parametrize("block", ["1x16", "16x16"])
 def test_public_quantize_matches(block):
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16)

@@ -114,9 +114,6 @@ class QuantizeConfig:
     min_blocks: int = 0  # > 0: ask ptxas to fit this many CTAs per SM (a register cap)
     prefetch: int = 0  # groups whose loads are in flight while one is computed; 0: default
     undecided_inline: bool = True  # 1x16; False: undecided groups go to the exact path
-    # Persistent 1x16: undecided groups flagged in the unrolled unit and redone after it
-    # (fast path with the inline branch, words read again), one copy of the branch.
-    undecided_after: bool = False
     e4m3_codes: bool | None = None  # fast-path codes via E4M3 bytes (None: for 16-bit inputs)
     l2_ahead: int | None = None  # L2-prefetch the input this many CTAs ahead (not row-scaled)
     # Per tensor, 16-bit: one CTA per SM (``persistent``, ``tile_persistent``); None: 1x16.
@@ -203,10 +200,6 @@ class QuantizeConfig:
             object.__setattr__(self, "stage_stores", tile_32bit and self.fake is None)
         if self.stage_stores and (self.block != "16x16" or self.fake is not None):
             raise ValueError("stage_stores: only for 16x16 codes and scales")
-        if self.undecided_after and not (
-            self.persistent and self.block == "1x16" and self.undecided_inline
-        ):
-            raise ValueError("undecided_after: persistent 1x16 with undecided_inline only")
         if self.ptxas_opt not in (1, 2, 3):
             raise ValueError("ptxas_opt: 1, 2 or 3")
         if self.block == "16x16" and self.threads != 256 and not self.persistent:

@@ -65,7 +65,6 @@ from .group import (
     build_scale_table,
     fast_group,
     load_group,
-    reload_group,
     scale_entry,
     scaled_margin,
     store_group,
@@ -112,10 +111,6 @@ class DualConfig:
     # branch's K and J.
     rows_undecided_inline: bool = True
     columns_undecided_inline: bool = True
-    # Undecided groups flagged in the unrolled pass and redone (fast path with the inline
-    # branch, from the words again) in the exact path's run-time loops: one copy of the
-    # inline branch per layout instead of one per unrolled group.
-    undecided_after: bool = False
     # The scale table and constants built once, by a setup launch into a workspace, and
     # copied by each CTA (the kernel a programmatic dependent launch), not built per CTA
     # (``compile_dual``'s default; ``bench/NOTES.md``, v44).
@@ -304,10 +299,7 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
         s_dec = div_rn(Float32(1.0), s)
         consts = (gamax, s, scaled_margin(q, choice_margin(gamax, q.d, q.choice_margin)))
         build_scale_table(q, table, s_dec, gamax, cfg.table_exact_values)
-    # Each layout's inline undecided branch: in the unrolled pass, or in its redo loop.
-    rows_inline = cfg.rows_undecided_inline and not cfg.undecided_after
-    columns_inline = cfg.columns_undecided_inline and not cfg.undecided_after
-    row_q = replace(q, undecided_inline=rows_inline)
+    row_q = replace(q, undecided_inline=cfg.rows_undecided_inline)
 
     row_at = 0
     if cutlass.const_expr(cfg.rowwise and cfg.swizzle):
@@ -336,7 +328,7 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
     col_flagged = Int32(0)  # bit (step * halves + half): that group needs the exact path
     if cutlass.const_expr(cfg.columnwise):
         cute.arch.sync_threads()
-        col_q = replace(q, undecided_inline=columns_inline)
+        col_q = replace(q, undecided_inline=cfg.columns_undecided_inline)
         halves = 2 if q.width == 16 else 1
         for k in cutlass.range_constexpr(cfg.column_steps):
             col_task = tidx + THREADS * k
@@ -358,72 +350,34 @@ def quantize_tile(cfg, mX, mAmax, mRowCodes, mRowScales, mColCodes, mColScales, 
                     )  # fmt: skip
                 col_flagged = col_flagged | (slow << (k * halves + h))
 
-    # ======== rare: one copy of each layout's code, run-time loops over the flags. With
-    # ``undecided_after`` a flagged group first goes through the fast path again with the
-    # inline branch; the exact path takes what that still flags.
+    # ======== exact path, rare: one copy of each layout's code, run-time loops over the flags
     if cutlass.const_expr(cfg.rowwise):  # noqa: SIM102 (DSL: own if)
         if row_flagged != 0:
-            redo_q = replace(q, undecided_inline=True)
             for k in cutlass.range(cfg.row_steps, unroll=1):
                 if (row_flagged >> k) & 1 != 0:
-                    local = (tidx >> 3) + 32 * k
-                    r = row0 + Int64(local)
+                    r = row0 + Int64((tidx >> 3) + 32 * k)
                     t = cutlass.min(r, rows - 1) * groups + cutlass.min(g, groups - 1)
-                    slow = Int32(1)
-                    if cutlass.const_expr(cfg.undecided_after and cfg.rows_undecided_inline):
-                        in_range = (r < rows) & (g < groups)
+                    exact = exact_group(q, mX, None, (t, r, True), s_dec, gamax, d)
+                    if (r < rows) & (g < groups):
                         at = swizzled_index(r, g, groups) if cfg.swizzle else None
-                        again = None  # (rowwise alone: the branch reads x again)
-                        if cutlass.const_expr(cfg.columnwise):
-                            words = staged_row(cfg, staged, local, gcol)
-                            again = partial(staged_row, cfg, staged, local, gcol)
-                        else:
-                            words = reload_group(q, mX, t)
-                        slow = fast_group(
-                            redo_q, words, t, in_range, consts, 0, table, None, mX, mRowCodes,
-                            mRowScales, at, reload=again,
-                        )  # fmt: skip
-                    if slow != 0:
-                        exact = exact_group(q, mX, None, (t, r, True), s_dec, gamax, d)
-                        if (r < rows) & (g < groups):
-                            at = swizzled_index(r, g, groups) if cfg.swizzle else None
-                            store_group(mRowCodes, mRowScales, t, *exact[2:5], at)
+                        store_group(mRowCodes, mRowScales, t, *exact[2:5], at)
     if cutlass.const_expr(cfg.columnwise):  # noqa: SIM102 (DSL: own if)
         if col_flagged != 0:
             halves = 2 if q.width == 16 else 1
-            redo_q = replace(q, undecided_inline=True)
             for bit in cutlass.range(cfg.column_steps * halves, unroll=1):
                 if (col_flagged >> bit) & 1 != 0:
                     task = tidx + THREADS * (bit // halves)
                     raw = column_raw(cfg, staged, task)
-                    half = bit % halves
-                    redo, t, in_range, at = column_group(cfg, raw, task, half, rows, groups,
-                                                         row0, g0)  # fmt: skip
-                    slow = Int32(1)
-                    if cutlass.const_expr(cfg.undecided_after and cfg.columns_undecided_inline):
-                        slow, word0, word1, scale = fast_group(
-                            redo_q, redo, t, in_range, consts, 0, table, None, mX, None, None,
-                            reload=partial(staged_column, cfg, staged, task, half),
-                        )  # fmt: skip
-                        _put_column(cfg, out, task, half, word0, word1, scale, mColCodes,
-                                    mColScales, t, in_range, at)  # fmt: skip
-                    if slow != 0:
-                        exact0, exact1, exact_scale = exact_words(q, redo, s_dec, gamax, d)
-                        _put_column(cfg, out, task, half, exact0, exact1, exact_scale, mColCodes,
-                                    mColScales, t, in_range, at)  # fmt: skip
+                    redo, t, in_range, at = column_group(cfg, raw, task, bit % halves, rows,
+                                                         groups, row0, g0)  # fmt: skip
+                    word0, word1, scale = exact_words(q, redo, s_dec, gamax, d)
+                    if cutlass.const_expr(cfg.stage_columns):
+                        stage_column(cfg, out, task, bit % halves, word0, word1, scale)
+                    elif in_range:
+                        store_group(mColCodes, mColScales, t, word0, word1, scale, at)
     if cutlass.const_expr(cfg.stage_columns):
         cute.arch.sync_threads()  # every group staged, the exact path's included
         flush_columns(cfg, out, mColCodes, mColScales, rows, groups, row0, g0)
-
-
-@cute.jit
-def _put_column(cfg, out, task, half, word0, word1, scale, mColCodes, mColScales, t, in_range,
-                at):  # fmt: skip
-    """A columnwise group's codes and scale: staged (``stage_columns``) or stored."""
-    if cutlass.const_expr(cfg.stage_columns):
-        stage_column(cfg, out, task, half, word0, word1, scale)
-    elif in_range:
-        store_group(mColCodes, mColScales, t, word0, word1, scale, at)
 
 
 def default_min_blocks(dtype: str) -> int:

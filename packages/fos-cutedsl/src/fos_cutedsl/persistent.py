@@ -42,7 +42,6 @@ from .group import (
     fast_group,
     load_group,
     load_group_into,
-    reload_group,
     scaled_margin,
     store_group,
 )
@@ -121,7 +120,7 @@ class PersistentKernel:
         # ======== the tensor's last unit, if ragged: the one warp that drew it
         if u == full:  # noqa: SIM102 (DSL: own if)
             if u < Int32(units):
-                single = dataclasses.replace(cfg, undecided_inline=False, undecided_after=False)
+                single = dataclasses.replace(cfg, undecided_inline=False)
                 for k in cutlass.range(cfg.groups_per_thread, unroll=1):
                     t = Int64(u) * unit + Int64(lane + k * WARP)
                     if t < total:
@@ -160,10 +159,7 @@ def run_unit(
     looked_up = lookup(following) if lookup is not None else None
     first = Int64(u) * unit + Int64(lane)
     ahead = [(buffers[j], (first + j * WARP, None, True)) for j in range(depth)]
-    flagged = Int32(0)  # bit k: group k needs the exact path (or, after: the inline branch)
-    unrolled = cfg
-    if cutlass.const_expr(cfg.undecided_after):
-        unrolled = dataclasses.replace(cfg, undecided_inline=False, undecided_after=False)
+    flagged = Int32(0)  # bit k: group k needs the exact path
     for k in cutlass.range_constexpr(cfg.groups_per_thread):
         words, (t, _, in_range) = ahead[0]
         ahead = ahead[1:]
@@ -173,23 +169,16 @@ def run_unit(
             j = k + depth - cfg.groups_per_thread
             ahead_t = clamped_group(following, lane + j * WARP, unit, total)
             load_group_into(cfg, mX, ahead_t, buffers[j])
-        slow = fast_group(unrolled, words, t, in_range, consts, k, table, None, mX, mCodes,
-                          mScales)  # fmt: skip
+        slow = fast_group(cfg, words, t, in_range, consts, k, table, None, mX, mCodes, mScales)
         flagged = flagged | (slow << k)
         if cutlass.const_expr(k == 0 and fetch is not None):
             looked_up = fetch(looked_up)
-    # ======== rare: the flagged groups of this unit; with ``undecided_after`` the fast
-    # path again with the inline branch first, the exact path for what it still flags
+    # ======== exact path, rare: the flagged groups of this unit
     if flagged != 0:
         for k in cutlass.range(cfg.groups_per_thread, unroll=1):
             if (flagged >> k) & 1 != 0:
                 t = first + Int64(k) * WARP
-                slow = Int32(1)
-                if cutlass.const_expr(cfg.undecided_after):
-                    slow = fast_group(cfg, reload_group(cfg, mX, t), t, True, consts, 0, table,
-                                      None, mX, mCodes, mScales)  # fmt: skip
-                if slow != 0:
-                    exact_store(cfg, mX, mCodes, mScales, t, s_dec, consts)
+                exact_store(cfg, mX, mCodes, mScales, t, s_dec, consts)
     return following if lookup is None else (following, looked_up)
 
 

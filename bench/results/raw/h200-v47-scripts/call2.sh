@@ -8,7 +8,7 @@ start=$SECONDS
 source bench/results/raw/h200-v38-scripts/prep.sh
 S=bench/results/raw/h200-v47-scripts
 nvidia-smi --query-gpu=name --format=csv,noheader
-timeout 240 ncu --profile-from-start off --clock-control none -k regex:cutlass_kernel_fos \
+timeout 200 ncu --profile-from-start off --clock-control none -k regex:cutlass_kernel_fos \
   --section SpeedOfLight --section ComputeWorkloadAnalysis --section InstructionStats \
   --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats \
   --section SourceCounters --import-source no -f -o $OUT/logs/dual \

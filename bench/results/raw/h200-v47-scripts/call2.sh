@@ -2,13 +2,15 @@
 # mae): both layouts, columnwise only, rowwise only, one launch each. The details page
 # (speed of light, pipes, instruction and scheduler stats, warp states, occupancy) as
 # text, and per-instruction stall samples (SourceCounters) with v35's stall_table.py.
-#   bash .gpu/install.sh > /dev/null && FOS_COMMIT=<sha> bash bench/results/raw/h200-v47-scripts/call2.sh
+# LAUNCHES=1 profiles the both-layouts launch only (less device time).
+#   bash .gpu/install.sh > /dev/null && FOS_COMMIT=<sha> [LAUNCHES=1] bash bench/results/raw/h200-v47-scripts/call2.sh
 set -uo pipefail
 start=$SECONDS
 source bench/results/raw/h200-v38-scripts/prep.sh
 S=bench/results/raw/h200-v47-scripts
 nvidia-smi --query-gpu=name --format=csv,noheader
-timeout 200 ncu --profile-from-start off --clock-control none -k regex:cutlass_kernel_fos \
+n=${LAUNCHES:-3}
+timeout 200 ncu --profile-from-start off --clock-control none -k regex:cutlass_kernel_fos -c $n \
   --section SpeedOfLight --section ComputeWorkloadAnalysis --section InstructionStats \
   --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats \
   --section SourceCounters --import-source no -f -o $OUT/logs/dual \
@@ -17,7 +19,7 @@ echo "ncu rc=$? ($((SECONDS - start)) s)"; tail -n 3 $OUT/logs/ncu.txt
 ncu -i $OUT/logs/dual.ncu-rep --page details > $OUT/details.txt 2>&1
 echo "details rc=$? $(wc -l < $OUT/details.txt) lines"
 grep -E "Duration|Executed Ipc A|Issue Slots Busy|Issued Warp|No Eligible|Active Warps Per|Eligible Warps|Registers Per|Achieved Occ|Executed Instructions  |Compute \(SM\) Thr|Memory Thr" $OUT/details.txt | head -60
-for k in 1 2 3; do
+for k in $(seq 1 $n); do
   timeout 40 ncu -i $OUT/logs/dual.ncu-rep --page source --csv --print-source sass \
     --launch-skip $((k - 1)) --launch-count 1 > $OUT/logs/source$k.csv 2> $OUT/logs/source$k.err
   echo "export $k rc=$? $(wc -c < $OUT/logs/source$k.csv) bytes"

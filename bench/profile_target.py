@@ -39,14 +39,8 @@ def target(spec: str, shape: tuple[int, int], err_mode: str):
     return lambda: fn(x, gamax, codes, scales)  # () per tensor, (R,) row-scaled
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("variants", nargs="+", help="dtype:block:tensor|row[:JSON knobs]")
-    parser.add_argument("--shape", default="32768x7168", help="RxC")
-    parser.add_argument("--err-mode", default="mae", choices=["mae", "mse"])
-    args = parser.parse_args()
-    rows, cols = (int(n) for n in args.shape.lower().split("x"))
-    calls = [target(v, (rows, cols), args.err_mode) for v in args.variants]
+def profile_calls(calls) -> None:
+    """A warm-up of each call, then each once more between ``cudaProfilerStart`` and ``Stop``."""
     for call in calls:
         call()
     torch.cuda.synchronize()
@@ -55,6 +49,17 @@ def main() -> None:
         call()
     torch.cuda.synchronize()
     torch.cuda.cudart().cudaProfilerStop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variants", nargs="+", help="dtype:block:tensor|row[:JSON knobs]")
+    parser.add_argument("--shape", default="32768x7168", help="RxC")
+    parser.add_argument("--err-mode", default="mae", choices=["mae", "mse"])
+    args = parser.parse_args()
+    rows, cols = (int(n) for n in args.shape.lower().split("x"))
+    calls = [target(v, (rows, cols), args.err_mode) for v in args.variants]
+    profile_calls(calls)
     print("profiled", len(calls), "launches:", ", ".join(args.variants))
 
 

@@ -3,6 +3,7 @@
 ncu (--profile-from-start off; the setup launch is filtered out by name)."""
 
 import torch
+from profile_target import profile_calls
 
 import fos_reference
 from fos_cutedsl.dual import WORK_FLOATS, DualKey, compile_dual
@@ -18,12 +19,5 @@ for rowwise, columnwise in ((True, True), (False, True), (True, False)):
     fn = compile_dual(DualKey("bfloat16", "mae", 256, rowwise, columnwise, False, "sm_90a"))
     outs = (codes[0], scales[0], codes[1], scales[1])
     calls.append(lambda fn=fn, outs=outs: fn(x, gamax, *outs, work))
-for call in calls:
-    call()
-torch.cuda.synchronize()
-torch.cuda.cudart().cudaProfilerStart()
-for call in calls:
-    call()
-torch.cuda.synchronize()
-torch.cuda.cudart().cudaProfilerStop()
+profile_calls(calls)
 print("profiled", len(calls), "calls", f"(data amax {float(gamax):.6g})")

@@ -93,6 +93,8 @@ def main() -> int:
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--tunings", nargs="*", default=[t[0] for t in TUNINGS],
                         help="which of the tunings to run (default: all)")  # fmt: skip
+    parser.add_argument("--experts", nargs="*", type=int, default=list(EXPERTS),
+                        help="expert counts (default: 8 64 256)")  # fmt: skip
     args = parser.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(11)
     roof = copy_tbps("cuda")
@@ -114,7 +116,7 @@ def main() -> int:
         nbytes = ROWS * cols * 2.5625
         amax = fos_op.nan_amax(x)
         per_tensor = replay_us(lambda x=x, a=amax: fos_op.quantize(x, a, strict=True))
-        for experts in EXPERTS:
+        for experts in args.experts:
             offsets = skewed_offsets(ROWS, experts, "cuda")
             gamax = expert_amaxes(x, offsets)
             for label, (fn, ok) in fns.items():

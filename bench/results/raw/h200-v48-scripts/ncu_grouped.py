@@ -1,0 +1,33 @@
+"""v48: one profiled launch each (after a warm-up) of the per-tensor persistent quantize and
+the persistent grouped kernel (1 and 64 skewed experts) at 32768 x 2048 bf16 mae, for ncu's
+per-instruction stall samples: where the grouped kernel's time over the per-tensor one waits
+(its table reads from the workspace, or elsewhere). The setup launch is filtered by name."""
+
+import sys
+
+import torch
+from profile_target import profile_calls
+
+sys.path.insert(0, "bench")
+import fos_reference
+from bench import skewed_offsets
+from fos_cutedsl.compile import compile_quantize
+from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize, workspace_floats
+
+ROWS, COLS = 32768, 2048
+x = torch.randn(ROWS, COLS, device="cuda").to(torch.bfloat16)
+codes = torch.empty(ROWS, COLS // 2, dtype=torch.uint8, device="cuda")
+scales = torch.empty(ROWS, COLS // 16, dtype=torch.uint8, device="cuda")
+per_tensor = compile_quantize("bfloat16", "1x16", "mae", 256, False, "sm_90a")
+amax = fos_reference.nan_amax(x)
+grouped = compile_grouped_quantize(
+    GroupedQuantizeKey("bfloat16", "1x16", "mae", 256, "int64", "sm_90a", True)
+)
+calls = [lambda: per_tensor(x, amax, codes, scales.view(torch.float8_e4m3fn))]
+for experts in (1, 64):
+    offsets = skewed_offsets(ROWS, experts, "cuda")
+    gamax = fos_reference.nan_amax_grouped(x, offsets)
+    work = torch.empty(workspace_floats(ROWS, COLS, experts), device="cuda")
+    calls.append(lambda o=offsets, g=gamax, w=work: grouped(x, g, o, codes, scales, w))
+profile_calls(calls)
+print("profiled", len(calls), "calls: per tensor, grouped E=1, grouped E=64")

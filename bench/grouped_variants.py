@@ -8,7 +8,8 @@ first group's expert (``grouped.compile_grouped_quantize(per_cta_tables=True)``)
 ``persistent`` the per-tensor persistent kernel under per-expert tables built by a
 first launch (``GroupedQuantizeKey.persistent``, the launcher's default for 16-bit
 1x16), timed with its workspace allocated once and, as ``fos_op`` runs it, through
-``fos_op.quantize_grouped``.
+``fos_op.quantize_grouped``; ``setup beside`` that kernel with its setup launch at one
+128-thread CTA an SM (``setup 64``: 64 threads), so the kernel's CTAs fit beside it.
 Each tuning's bits are compared with ``fos_reference.quantize_grouped`` on a
 skewed split before it is timed. Beside them, in the same run: the per-tensor
 quantize of the same T x C (the issue's "within 5%") and the copy roofline.
@@ -20,6 +21,7 @@ Writes ``grouped_variants.json`` to ``--out`` (default ``$OUT``).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 
 import torch
@@ -38,6 +40,8 @@ TUNINGS = (
     ("per CTA tables", False, {"per_cta_tables": True}),
     ("persistent", True, {}),
     ("persistent, 3 groups", True, {"groups_per_thread": 3}),
+    ("setup beside", True, {"setup_threads": 128, "setup_per_sm": 1}),
+    ("setup 64 beside", True, {"setup_threads": 64, "setup_per_sm": 1}),
 )
 
 
@@ -75,11 +79,12 @@ def op_outputs(fn, x, gamax, offsets):
 
 
 def exact(fn, gen, outputs=None) -> bool:
-    """Bits on random normals and random bf16 bit patterns, skewed over 64 experts."""
+    """Bits on random normals and random bf16 bit patterns, skewed over 64 and 256 experts."""
     normal = torch.randn(2048, 2064, device="cuda", generator=gen).to(torch.bfloat16)
     raw = torch.randint(-(1 << 15), 1 << 15, (2048, 2064), device="cuda", generator=gen)
-    for x in (normal, raw.to(torch.int16).view(torch.bfloat16)):
-        offsets = skewed_offsets(x.shape[0], 64, "cuda")
+    for x, experts in itertools.product((normal, raw.to(torch.int16).view(torch.bfloat16)),
+                                        (64, 256)):  # fmt: skip
+        offsets = skewed_offsets(x.shape[0], experts, "cuda")
         gamax = expert_amaxes(x, offsets)
         want = fos_reference.quantize_grouped(x, offsets, gamax)
         codes, scales = (outputs or run)(fn, x, gamax, offsets)

@@ -295,10 +295,16 @@ PERSISTENT_SPLITS = [
 ]
 
 
+# The persistent kernel's setup launch: one job a thread (the default), or at most one
+# 128-thread CTA an SM looping over its jobs (256 experts: 4 table entries a thread).
+SETUPS = {"setup-default": {}, "setup-beside": {"setup_threads": 128, "setup_per_sm": 1}}
+
+
 @gpu
+@pytest.mark.parametrize("setup", SETUPS)
 @pytest.mark.parametrize(("err_mode", "bound"), [("mae", 256), ("mse", 448), ("mse", 256)])
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=str)
-def test_persistent_bitwise_parity(dtype, err_mode, bound):
+def test_persistent_bitwise_parity(dtype, err_mode, bound, setup):
     """``GroupedQuantizeKey.persistent`` called directly, its workspace NaN first, then
     holding the previous split's tables and unit map."""
     from fos_cutedsl.grouped import (
@@ -311,7 +317,7 @@ def test_persistent_bitwise_parity(dtype, err_mode, bound):
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     name = str(dtype).removeprefix("torch.")
     key = GroupedQuantizeKey(name, "1x16", err_mode, bound, "int64", arch, True)
-    fn = compile_grouped_quantize(key)
+    fn = compile_grouped_quantize(key, **SETUPS[setup])
     work = torch.full((workspace_floats(4097, 7168, 256),), float("nan"), device="cuda")
     for kind in KINDS:
         for i, (rows, cols, split) in enumerate(PERSISTENT_SPLITS):

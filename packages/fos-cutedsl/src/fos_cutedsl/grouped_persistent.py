@@ -97,9 +97,16 @@ def _margin(cfg, gamax):
 class GroupedPersistentKernel:
     """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
-    def __init__(self, config: QuantizeConfig):
+    def __init__(
+        self, config: QuantizeConfig, setup_threads: int = SETUP_THREADS, setup_per_sm: int = 0
+    ):
+        """``setup_per_sm`` > 0: the setup launches at most that many CTAs an SM
+        (``cfg.sms`` times it), each thread looping over jobs, at most 32 registers a
+        thread: 128 threads and 1 an SM leave the kernel's CTA room to start beside it."""
         assert config.persistent and config.width == 16 and not config.fake
         self.cfg = config
+        self.setup_threads = setup_threads
+        self.setup_per_sm = setup_per_sm
 
     @cute.jit
     def __call__(
@@ -119,11 +126,18 @@ class GroupedPersistentKernel:
         units = (total + (unit - 1)) // unit
         experts = Int64(mAmax.shape[0])
         jobs = cutlass.max(experts * TABLE, units)
-        self.setup(mAmax, mOffsets, mWork, groups_per_row, total, units).launch(
-            grid=[Int32((jobs + (SETUP_THREADS - 1)) // SETUP_THREADS), 1, 1],
-            block=[SETUP_THREADS, 1, 1],
+        threads = self.setup_threads
+        setup_grid = (jobs + (threads - 1)) // threads
+        bounds = {}
+        if cutlass.const_expr(self.setup_per_sm > 0):
+            setup_grid = cutlass.min(setup_grid, Int64(cfg.sms * self.setup_per_sm))
+            bounds = launch_bounds(threads, 2048 // threads)  # 32 registers a thread
+        self.setup(mAmax, mOffsets, mWork, groups_per_row, total, units, jobs).launch(
+            grid=[Int32(setup_grid), 1, 1],
+            block=[threads, 1, 1],
             smem=(MAX_EXPERTS + 1) * 8 + 16,  # the offsets
             stream=stream,
+            **bounds,
         )
         grid = Int32(cutlass.max(cutlass.min(units, Int64(cfg.sms)), Int64(1)))
         self.kernel(mX, mOffsets, mCodes, mScales, mWork, groups_per_row, total, units).launch(
@@ -144,12 +158,13 @@ class GroupedPersistentKernel:
         groups_per_row: Int64,
         total: Int64,
         units: Int64,
+        jobs: Int64,
     ):
-        cfg = self.cfg
+        threads = self.setup_threads
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
+        grid, _, _ = cute.arch.grid_dim()
         cute.arch.griddepcontrol_launch_dependents()  # (the kernel still waits for the end)
-        job = Int64(bidx) * SETUP_THREADS + Int64(tidx)
         experts = Int64(mAmax.shape[0])
         tables, consts, unit_map = _views(mWork, experts, units)
         # The offsets into shared memory, for the unit map's searches.
@@ -158,11 +173,24 @@ class GroupedPersistentKernel:
             mOffsets.element_type, cute.make_layout(MAX_EXPERTS + 1), byte_alignment=16
         )
         count = cutlass.min(Int32(experts) + 1, Int32(MAX_EXPERTS + 1))  # (never past smem)
-        for i in cutlass.range(Int32(tidx), count, SETUP_THREADS, unroll=1):
+        for i in cutlass.range(Int32(tidx), count, threads, unroll=1):
             offsets[i] = mOffsets[i]
         cute.arch.sync_threads()
         shared = cute.make_tensor(offsets.iterator, cute.make_layout((count,)))
+        first_job = Int64(bidx) * threads + Int64(tidx)
+        stride = Int64(grid) * threads
+        job = first_job
+        while job < jobs:
+            self.setup_job(
+                mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units
+            )
+            job = job + stride
 
+    @cute.jit
+    def setup_job(self, mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units):
+        """Setup job ``job``: a table entry (and an expert's constants), a unit's owner."""
+        cfg = self.cfg
+        experts = Int64(mAmax.shape[0])
         if job < experts * TABLE:  # table entry (e, byte), and expert e's constants
             e, byte = job // TABLE, Int32(job % TABLE)
             gamax = mAmax[e]
@@ -177,13 +205,14 @@ class GroupedPersistentKernel:
             unit = WARP * cfg.groups_per_thread
             first = job * unit
             last = cutlass.min(first + unit, total) - 1
-            e = expert_of_row(shared, first // groups_per_row)
-            owner = e
-            if last // groups_per_row >= Int64(shared[e + 1]):
-                owner = -1 - e
-            gamax = mAmax[e]
-            margin = _margin(cfg, gamax)
-            values = (as_f32(owner), gamax, global_scale(gamax, Float32(cfg.d)), margin)
+            first_expert = expert_of_row(shared, first // groups_per_row)
+            owner = first_expert
+            if last // groups_per_row >= Int64(shared[first_expert + 1]):
+                owner = -1 - first_expert
+            unit_gamax = mAmax[first_expert]
+            margin = _margin(cfg, unit_gamax)
+            unit_s = global_scale(unit_gamax, Float32(cfg.d))
+            values = (as_f32(owner), unit_gamax, unit_s, margin)
             for c in cutlass.range_constexpr(CONSTS):
                 unit_map[job, c] = values[c]
 

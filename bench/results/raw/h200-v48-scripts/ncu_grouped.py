@@ -1,8 +1,10 @@
 """v48: one profiled launch each (after a warm-up) of the per-tensor persistent quantize and
-the persistent grouped kernel (1 and 64 skewed experts) at 32768 x 2048 bf16 mae, for ncu's
-per-instruction stall samples: where the grouped kernel's time over the per-tensor one waits
-(its table reads from the workspace, or elsewhere). The setup launch is filtered by name."""
+the persistent grouped kernel (1 and 64 skewed experts) at 32768 x COLS (env, default 2048)
+bf16 mae, for ncu's per-instruction stall samples: where the grouped kernel's time over the
+per-tensor one waits (its table reads from the workspace, or elsewhere). The setup launch is
+filtered by name."""
 
+import os
 import sys
 
 import torch
@@ -14,7 +16,7 @@ from bench import skewed_offsets
 from fos_cutedsl.compile import compile_quantize
 from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize, workspace_floats
 
-ROWS, COLS = 32768, 2048
+ROWS, COLS = 32768, int(os.environ.get("COLS", "2048"))
 x = torch.randn(ROWS, COLS, device="cuda").to(torch.bfloat16)
 codes = torch.empty(ROWS, COLS // 2, dtype=torch.uint8, device="cuda")
 scales = torch.empty(ROWS, COLS // 16, dtype=torch.uint8, device="cuda")

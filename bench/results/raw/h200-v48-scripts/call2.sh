@@ -7,13 +7,14 @@ start=$SECONDS
 source bench/results/raw/h200-v38-scripts/prep.sh
 nvidia-smi --query-gpu=name --format=csv,noheader
 timeout 150 python3 bench/grouped_variants.py --tunings persistent "setup beside" \
-  "setup 64 beside" --experts 1 8 64 256 --out $OUT > $OUT/logs/grouped_variants.log 2>&1
+  --experts 1 8 64 256 --out $OUT > $OUT/logs/grouped_variants.log 2>&1
 echo "grouped_variants rc=$? ($((SECONDS - start)) s)"; cat $OUT/logs/grouped_variants.log
 timeout 150 python3 -m pytest -q -x -p no:cacheprovider tests/cutedsl/test_grouped_kernel.py \
   -k "(persistent_bitwise_parity and mae) or graph_replay" > $OUT/logs/pytest.log 2>&1
 echo "pytest rc=$? ($((SECONDS - start)) s)"; tail -n 5 $OUT/logs/pytest.log
-# ncu at 7168 columns: per tensor, grouped E=1 and E=64 (where the per-element overhead is)
-COLS=7168 timeout 100 ncu --profile-from-start off --clock-control none -k regex:cutlass_kernel_fos \
+# ncu at 7168 columns: per tensor, grouped E=1 and E=64 (where the per-element overhead is),
+# if the call has the time
+[ $SECONDS -lt ${NCU_BEFORE:-230} ] && COLS=7168 timeout 100 ncu --profile-from-start off --clock-control none -k regex:cutlass_kernel_fos \
   -c 3 --section SpeedOfLight --section WarpStateStats --section InstructionStats \
   --section SourceCounters --import-source no -f -o $OUT/logs/g7168 \
   python3 bench/results/raw/h200-v48-scripts/ncu_grouped.py > $OUT/logs/ncu7168.txt 2>&1

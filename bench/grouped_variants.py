@@ -9,7 +9,8 @@ first group's expert (``grouped.compile_grouped_quantize(per_cta_tables=True)``)
 first launch (``GroupedQuantizeKey.persistent``, the launcher's default for 16-bit
 1x16), timed with its workspace allocated once and, as ``fos_op`` runs it, through
 ``fos_op.quantize_grouped``; ``setup beside`` that kernel with its setup launch at one
-128-thread CTA an SM (``setup 64``: 64 threads), so the kernel's CTAs fit beside it.
+128-thread CTA an SM (``setup 64``: 64 threads), so the kernel's CTAs fit beside it;
+``owners only`` with a unit map of owners alone (the constants read by expert after it).
 Each tuning's bits are compared with ``fos_reference.quantize_grouped`` on a
 skewed split before it is timed. Beside them, in the same run: the per-tensor
 quantize of the same T x C (the issue's "within 5%") and the copy roofline.
@@ -42,6 +43,8 @@ TUNINGS = (
     ("persistent, 3 groups", True, {"groups_per_thread": 3}),
     ("setup beside", True, {"setup_threads": 128, "setup_per_sm": 1}),
     ("setup 64 beside", True, {"setup_threads": 64, "setup_per_sm": 1}),
+    ("owners only", True, {"owners_only": True}),
+    ("beside, owners", True, {"setup_threads": 128, "setup_per_sm": 1, "owners_only": True}),
 )
 
 

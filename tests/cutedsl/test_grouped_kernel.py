@@ -296,8 +296,13 @@ PERSISTENT_SPLITS = [
 
 
 # The persistent kernel's setup launch: one job a thread (the default), or at most one
-# 128-thread CTA an SM looping over its jobs (256 experts: 4 table entries a thread).
-SETUPS = {"setup-default": {}, "setup-beside": {"setup_threads": 128, "setup_per_sm": 1}}
+# 128-thread CTA an SM looping over its jobs (256 experts: 4 table entries a thread), and
+# with a unit map of owners alone.
+SETUPS = {
+    "setup-default": {},
+    "setup-beside": {"setup_threads": 128, "setup_per_sm": 1},
+    "owners-only": {"setup_threads": 128, "setup_per_sm": 1, "owners_only": True},
+}
 
 
 @gpu

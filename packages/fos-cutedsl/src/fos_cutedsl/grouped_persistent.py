@@ -98,15 +98,22 @@ class GroupedPersistentKernel:
     """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
     def __init__(
-        self, config: QuantizeConfig, setup_threads: int = SETUP_THREADS, setup_per_sm: int = 0
+        self,
+        config: QuantizeConfig,
+        setup_threads: int = SETUP_THREADS,
+        setup_per_sm: int = 0,
+        owners_only: bool = False,
     ):
         """``setup_per_sm`` > 0: the setup launches at most that many CTAs an SM
         (``cfg.sms`` times it), each thread looping over jobs, at most 32 registers a
-        thread: 128 threads and 1 an SM leave the kernel's CTA room to start beside it."""
+        thread: 128 threads and 1 an SM leave the kernel's CTA room to start beside it.
+        ``owners_only``: the unit map holds each unit's owner alone (a search, no
+        arithmetic, in the setup); the kernel reads the owner's constants after it."""
         assert config.persistent and config.width == 16 and not config.fake
         self.cfg = config
         self.setup_threads = setup_threads
         self.setup_per_sm = setup_per_sm
+        self.owners_only = owners_only
 
     @cute.jit
     def __call__(
@@ -209,12 +216,15 @@ class GroupedPersistentKernel:
             owner = first_expert
             if last // groups_per_row >= Int64(shared[first_expert + 1]):
                 owner = -1 - first_expert
-            unit_gamax = mAmax[first_expert]
-            margin = _margin(cfg, unit_gamax)
-            unit_s = global_scale(unit_gamax, Float32(cfg.d))
-            values = (as_f32(owner), unit_gamax, unit_s, margin)
-            for c in cutlass.range_constexpr(CONSTS):
-                unit_map[job, c] = values[c]
+            if cutlass.const_expr(self.owners_only):
+                unit_map[job, 0] = as_f32(owner)
+            else:
+                unit_gamax = mAmax[first_expert]
+                margin = _margin(cfg, unit_gamax)
+                unit_s = global_scale(unit_gamax, Float32(cfg.d))
+                values = (as_f32(owner), unit_gamax, unit_s, margin)
+                for c in cutlass.range_constexpr(CONSTS):
+                    unit_map[job, c] = values[c]
 
     @cute.kernel
     def kernel(
@@ -237,7 +247,11 @@ class GroupedPersistentKernel:
 
         def owner_of(v):  # unit v's (owner, gamax, s, margin); past the end: the last's
             i = cutlass.min(v, last_unit)
-            return f32_bits(unit_map[i, 0]), (unit_map[i, 1], unit_map[i, 2], unit_map[i, 3])
+            owner = f32_bits(unit_map[i, 0])
+            if cutlass.const_expr(self.owners_only):
+                e = cutlass.max(owner, -1 - owner)  # (a mixed unit's first expert)
+                return owner, (consts[e, 0], consts[e, 1], consts[e, 2])
+            return owner, (unit_map[i, 1], unit_map[i, 2], unit_map[i, 3])
 
         u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
         cute.arch.sync_threads()

@@ -9,7 +9,7 @@ nvidia-smi --query-gpu=name --format=csv,noheader
 timeout 170 python3 bench/grouped_variants.py --tunings persistent "setup beside" \
   "owners only" "beside, owners" --experts 1 8 64 256 --out $OUT > $OUT/logs/grouped_variants.log 2>&1
 echo "grouped_variants rc=$? ($((SECONDS - start)) s)"; cat $OUT/logs/grouped_variants.log
-timeout 150 python3 -m pytest -q -x -p no:cacheprovider tests/cutedsl/test_grouped_kernel.py \
+timeout ${PYTEST_S:-150} python3 -m pytest -q -x -p no:cacheprovider tests/cutedsl/test_grouped_kernel.py \
   -k "(persistent_bitwise_parity and mae) or graph_replay" > $OUT/logs/pytest.log 2>&1
 echo "pytest rc=$? ($((SECONDS - start)) s)"; tail -n 5 $OUT/logs/pytest.log
 # ncu at 7168 columns: per tensor, grouped E=1 and E=64 (where the per-element overhead is),

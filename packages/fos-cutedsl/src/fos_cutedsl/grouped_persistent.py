@@ -184,14 +184,17 @@ class GroupedPersistentKernel:
             offsets[i] = mOffsets[i]
         cute.arch.sync_threads()
         shared = cute.make_tensor(offsets.iterator, cute.make_layout((count,)))
-        first_job = Int64(bidx) * threads + Int64(tidx)
-        stride = Int64(grid) * threads
-        job = first_job
-        while job < jobs:
+        job = Int64(bidx) * threads + Int64(tidx)
+        if cutlass.const_expr(self.setup_per_sm > 0):  # a CTA an SM: each thread loops
+            while job < jobs:
+                self.setup_job(
+                    mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units
+                )
+                job = job + Int64(grid) * threads
+        else:  # a thread a job
             self.setup_job(
                 mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units
             )
-            job = job + stride
 
     @cute.jit
     def setup_job(self, mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units):

@@ -139,7 +139,7 @@ class GroupedPersistentKernel:
         if cutlass.const_expr(self.setup_per_sm > 0):
             setup_grid = cutlass.min(setup_grid, Int64(cfg.sms * self.setup_per_sm))
             bounds = launch_bounds(threads, 2048 // threads)  # 32 registers a thread
-        self.setup(mAmax, mOffsets, mWork, groups_per_row, total, units, jobs).launch(
+        self.setup(mAmax, mOffsets, mWork, groups_per_row, total, units).launch(
             grid=[Int32(setup_grid), 1, 1],
             block=[threads, 1, 1],
             smem=(MAX_EXPERTS + 1) * 8 + 16,  # the offsets
@@ -165,13 +165,12 @@ class GroupedPersistentKernel:
         groups_per_row: Int64,
         total: Int64,
         units: Int64,
-        jobs: Int64,
     ):
         threads = self.setup_threads
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
-        grid, _, _ = cute.arch.grid_dim()
         cute.arch.griddepcontrol_launch_dependents()  # (the kernel still waits for the end)
+        job = Int64(bidx) * threads + Int64(tidx)
         experts = Int64(mAmax.shape[0])
         tables, consts, unit_map = _views(mWork, experts, units)
         # The offsets into shared memory, for the unit map's searches.
@@ -184,8 +183,9 @@ class GroupedPersistentKernel:
             offsets[i] = mOffsets[i]
         cute.arch.sync_threads()
         shared = cute.make_tensor(offsets.iterator, cute.make_layout((count,)))
-        job = Int64(bidx) * threads + Int64(tidx)
         if cutlass.const_expr(self.setup_per_sm > 0):  # a CTA an SM: each thread loops
+            grid, _, _ = cute.arch.grid_dim()
+            jobs = cutlass.max(experts * TABLE, units)
             while job < jobs:
                 self.setup_job(
                     mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units
@@ -224,8 +224,12 @@ class GroupedPersistentKernel:
             else:
                 unit_gamax = mAmax[first_expert]
                 margin = _margin(cfg, unit_gamax)
-                unit_s = global_scale(unit_gamax, Float32(cfg.d))
-                values = (as_f32(owner), unit_gamax, unit_s, margin)
+                values = (
+                    as_f32(owner),
+                    unit_gamax,
+                    global_scale(unit_gamax, Float32(cfg.d)),
+                    margin,
+                )
                 for c in cutlass.range_constexpr(CONSTS):
                     unit_map[job, c] = values[c]
 

@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.15"
+__version__ = "0.6.16"
 
 __all__ = [
     "AMAX_CACHE",

@@ -89,6 +89,11 @@ def _expert(tables, consts, e):
     return _expert_table(tables, e), (consts[e, 0], consts[e, 1], consts[e, 2]), consts[e, 3]
 
 
+def _setup_jobs(experts, units):
+    """The setup's jobs: a table entry each (E x TABLE), a unit's owner each (U), overlaid."""
+    return cutlass.max(experts * TABLE, units)
+
+
 def _margin(cfg, gamax):
     """``fast_group``'s choice margin under ``gamax`` (``persistent``'s, per expert)."""
     return scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
@@ -132,7 +137,7 @@ class GroupedPersistentKernel:
         total = Int64(mX.shape[0]) * groups_per_row
         units = (total + (unit - 1)) // unit
         experts = Int64(mAmax.shape[0])
-        jobs = cutlass.max(experts * TABLE, units)
+        jobs = _setup_jobs(experts, units)
         threads = self.setup_threads
         setup_grid = (jobs + (threads - 1)) // threads
         bounds = {}
@@ -185,7 +190,7 @@ class GroupedPersistentKernel:
         shared = cute.make_tensor(offsets.iterator, cute.make_layout((count,)))
         if cutlass.const_expr(self.setup_per_sm > 0):  # a CTA an SM: each thread loops
             grid, _, _ = cute.arch.grid_dim()
-            jobs = cutlass.max(experts * TABLE, units)
+            jobs = _setup_jobs(experts, units)
             while job < jobs:
                 self.setup_job(
                     mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units

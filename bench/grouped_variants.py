@@ -10,7 +10,10 @@ first launch (``GroupedQuantizeKey.persistent``, the launcher's default for 16-b
 1x16), timed with its workspace allocated once and, as ``fos_op`` runs it, through
 ``fos_op.quantize_grouped``; ``setup beside`` that kernel with its setup launch at one
 128-thread CTA an SM (``setup 64``: 64 threads), so the kernel's CTAs fit beside it;
-``owners only`` with a unit map of owners alone (the constants read by expert after it).
+``owners only`` with a unit map of owners alone (the constants read by expert after it);
+``search`` with each unit's owner found by the kernel (offsets and constants in shared
+memory, the setup building only the tables); ``local tables`` with every table built
+by each CTA too, no setup launch (at most ``LOCAL_EXPERTS`` experts).
 Each tuning's bits are compared with ``fos_reference.quantize_grouped`` on a
 skewed split before it is timed. Beside them, in the same run: the per-tensor
 quantize of the same T x C (the issue's "within 5%") and the copy roofline.
@@ -32,6 +35,7 @@ import fos_op
 import fos_reference
 from bench import copy_tbps, replay_us, skewed_offsets, write_sweep
 from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize, workspace_floats
+from fos_cutedsl.grouped_persistent import LOCAL_EXPERTS
 
 ROWS = 32768
 COLS = (7168, 2048)
@@ -45,6 +49,8 @@ TUNINGS = (
     ("setup 64 beside", True, {"setup_threads": 64, "setup_per_sm": 1}),
     ("owners only", True, {"owners_only": True}),
     ("beside, owners", True, {"setup_threads": 128, "setup_per_sm": 1, "owners_only": True}),
+    ("search", True, {"search": True}),
+    ("local tables", True, {"local_tables": True}),
 )
 
 
@@ -81,12 +87,18 @@ def op_outputs(fn, x, gamax, offsets):
     return codes, scales.view(torch.uint8)
 
 
-def exact(fn, gen, outputs=None) -> bool:
-    """Bits on random normals and random bf16 bit patterns, skewed over 64 and 256 experts."""
+def most_experts(tuning: dict) -> int:
+    """The most experts a tuning takes (``local_tables``: ``LOCAL_EXPERTS``)."""
+    return LOCAL_EXPERTS if tuning.get("local_tables") else 1 << 30
+
+
+def exact(fn, gen, outputs=None, most=1 << 30) -> bool:
+    """Bits on random normals and random bf16 bit patterns, skewed over 1, 8, 16, 64 and 256
+    experts (those up to ``most``)."""
     normal = torch.randn(2048, 2064, device="cuda", generator=gen).to(torch.bfloat16)
     raw = torch.randint(-(1 << 15), 1 << 15, (2048, 2064), device="cuda", generator=gen)
     for x, experts in itertools.product((normal, raw.to(torch.int16).view(torch.bfloat16)),
-                                        (64, 256)):  # fmt: skip
+                                        (e for e in (1, 8, 16, 64, 256) if e <= most)):  # fmt: skip
         offsets = skewed_offsets(x.shape[0], experts, "cuda")
         gamax = expert_amaxes(x, offsets)
         want = fos_reference.quantize_grouped(x, offsets, gamax)
@@ -113,10 +125,10 @@ def main() -> int:
         key = GroupedQuantizeKey("bfloat16", "1x16", "mae", 256, "int64", arch, persistent)
         fn = compile_grouped_quantize(key, **tuning)
         fn = with_workspace(fn, persistent, tuning.get("groups_per_thread"))
-        fns[label] = (fn, exact(fn, gen))
+        fns[label] = (fn, exact(fn, gen, most=most_experts(tuning)), most_experts(tuning))
         print(f"{label:16s} exact={fns[label][1]}", flush=True)
     op = lambda x, g, o, c, s: fos_op.quantize_grouped(x, o, g, strict=True)  # noqa: E731
-    fns["fos_op"] = (op, exact(op, gen, op_outputs))
+    fns["fos_op"] = (op, exact(op, gen, op_outputs), 1 << 30)
     print(f"{'fos_op':16s} exact={fns['fos_op'][1]}", flush=True)
     records = []
     for cols in COLS:
@@ -127,7 +139,9 @@ def main() -> int:
         for experts in args.experts:
             offsets = skewed_offsets(ROWS, experts, "cuda")
             gamax = expert_amaxes(x, offsets)
-            for label, (fn, ok) in fns.items():
+            for label, (fn, ok, most) in fns.items():
+                if experts > most:
+                    continue
                 codes, scales = run(fn, x, gamax, offsets)
                 us = float("nan")
                 if ok:

@@ -292,16 +292,20 @@ PERSISTENT_SPLITS = [
     (1100, 272, skewed(1100, 256, 5)),
     (4097, 16, skewed(4097, 64, 6)),
     (96, 4096, [0, 96]),
+    (2048, 1040, skewed(2048, 16, 7)),
 ]
 
 
 # The persistent kernel's setup launch: one job a thread (the default), or at most one
 # 128-thread CTA an SM looping over its jobs (256 experts: 4 table entries a thread), and
-# with a unit map of owners alone.
+# with a unit map of owners alone; or each unit's owner found by the kernel (search), and
+# every table built per CTA (local tables, at most LOCAL_EXPERTS experts).
 SETUPS = {
     "setup-default": {},
     "setup-beside": {"setup_threads": 128, "setup_per_sm": 1},
     "owners-only": {"setup_threads": 128, "setup_per_sm": 1, "owners_only": True},
+    "search": {"search": True},
+    "local-tables": {"local_tables": True},
 }
 
 
@@ -317,6 +321,7 @@ def test_persistent_bitwise_parity(dtype, err_mode, bound, setup):
         compile_grouped_quantize,
         workspace_floats,
     )
+    from fos_cutedsl.grouped_persistent import LOCAL_EXPERTS
 
     variant = Variant(dtype, "1x16", True, err_mode, bound)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
@@ -326,6 +331,8 @@ def test_persistent_bitwise_parity(dtype, err_mode, bound, setup):
     work = torch.full((workspace_floats(4097, 7168, 256),), float("nan"), device="cuda")
     for kind in KINDS:
         for i, (rows, cols, split) in enumerate(PERSISTENT_SPLITS):
+            if setup == "local-tables" and len(split) - 1 > LOCAL_EXPERTS:
+                continue
             seed = zlib.crc32(f"persistent/{variant}/{kind}/{i}".encode())
             x, g = make_case(kind, variant, rows, cols, seed, "cuda")
             offsets = torch.tensor(split, dtype=torch.int64, device="cuda")

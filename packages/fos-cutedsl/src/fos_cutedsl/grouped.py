@@ -169,7 +169,9 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
     """
     per_cta_tables = tuning.pop("per_cta_tables", False)
     setup = {
-        k: tuning.pop(k) for k in ("setup_threads", "setup_per_sm", "owners_only") if k in tuning
+        k: tuning.pop(k)
+        for k in ("setup_threads", "setup_per_sm", "owners_only", "search", "local_tables")
+        if k in tuning
     }
     if key.persistent:
         if not uses_persistent(key.dtype, key.block, 1):

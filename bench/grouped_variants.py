@@ -12,7 +12,8 @@ first launch (``GroupedQuantizeKey.persistent``, the launcher's default for 16-b
 128-thread CTA an SM (``setup 64``: 64 threads), so the kernel's CTAs fit beside it;
 ``owners only`` with a unit map of owners alone (the constants read by expert after it);
 ``search`` with each unit's owner found by the kernel (offsets and constants in shared
-memory, the setup building only the tables); ``local tables`` with every table built
+memory, the setup building only the tables; ``setup 128``: its setup in 128-thread CTAs
+of at most 32 registers, each beside a kernel CTA); ``local tables`` with every table built
 by each CTA too, no setup launch (at most ``LOCAL_EXPERTS`` experts).
 Each tuning's bits are compared with ``fos_reference.quantize_grouped`` on a
 skewed split before it is timed. Beside them, in the same run: the per-tensor
@@ -50,6 +51,7 @@ TUNINGS = (
     ("owners only", True, {"owners_only": True}),
     ("beside, owners", True, {"setup_threads": 128, "setup_per_sm": 1, "owners_only": True}),
     ("search", True, {"search": True}),
+    ("search, setup 128", True, {"search": True, "setup_threads": 128, "setup_per_sm": 4}),
     ("local tables", True, {"local_tables": True}),
 )
 

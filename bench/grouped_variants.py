@@ -8,13 +8,10 @@ first group's expert (``grouped.compile_grouped_quantize(per_cta_tables=True)``)
 ``persistent`` the per-tensor persistent kernel under per-expert tables built by a
 first launch (``GroupedQuantizeKey.persistent``, the launcher's default for 16-bit
 1x16), timed with its workspace allocated once and, as ``fos_op`` runs it, through
-``fos_op.quantize_grouped``; ``setup beside`` that kernel with its setup launch at one
-128-thread CTA an SM (``setup 64``: 64 threads), so the kernel's CTAs fit beside it;
-``owners only`` with a unit map of owners alone (the constants read by expert after it);
-``search`` with each unit's owner found by the kernel (offsets and constants in shared
-memory, the setup building only the tables; ``setup 128``: its setup in 128-thread CTAs
-of at most 32 registers, each beside a kernel CTA); ``local tables`` with every table built
-by each CTA too, no setup launch (at most ``LOCAL_EXPERTS`` experts).
+``fos_op.quantize_grouped``; ``search`` with each unit's owner found by the kernel
+(offsets and constants in shared memory, the setup building only the tables);
+``local tables`` with every table built by each CTA too, no setup launch (at most
+``LOCAL_EXPERTS`` experts).
 Each tuning's bits are compared with ``fos_reference.quantize_grouped`` on a
 skewed split before it is timed. Beside them, in the same run: the per-tensor
 quantize of the same T x C (the issue's "within 5%") and the copy roofline.
@@ -46,12 +43,7 @@ TUNINGS = (
     ("per CTA tables", False, {"per_cta_tables": True}),
     ("persistent", True, {}),
     ("persistent, 3 groups", True, {"groups_per_thread": 3}),
-    ("setup beside", True, {"setup_threads": 128, "setup_per_sm": 1}),
-    ("setup 64 beside", True, {"setup_threads": 64, "setup_per_sm": 1}),
-    ("owners only", True, {"owners_only": True}),
-    ("beside, owners", True, {"setup_threads": 128, "setup_per_sm": 1, "owners_only": True}),
     ("search", True, {"search": True}),
-    ("search, setup 128", True, {"search": True, "setup_threads": 128, "setup_per_sm": 4}),
     ("local tables", True, {"local_tables": True}),
 )
 

@@ -296,14 +296,11 @@ PERSISTENT_SPLITS = [
 ]
 
 
-# The persistent kernel's setup launch: one job a thread (the default), or at most one
-# 128-thread CTA an SM looping over its jobs (256 experts: 4 table entries a thread), and
-# with a unit map of owners alone; or each unit's owner found by the kernel (search), and
-# every table built per CTA (local tables, at most LOCAL_EXPERTS experts).
+# The persistent kernel with its unit map (the default), with each unit's owner found by
+# the kernel (search), and with every table built per CTA too (local tables, at most
+# LOCAL_EXPERTS experts).
 SETUPS = {
-    "setup-default": {},
-    "setup-beside": {"setup_threads": 128, "setup_per_sm": 1},
-    "owners-only": {"setup_threads": 128, "setup_per_sm": 1, "owners_only": True},
+    "unit-map": {},
     "search": {"search": True},
     "local-tables": {"local_tables": True},
 }

@@ -7,7 +7,7 @@ set -uo pipefail
 start=$SECONDS
 source bench/results/raw/h200-v38-scripts/prep.sh
 nvidia-smi --query-gpu=name --format=csv,noheader
-timeout 200 python3 bench/grouped_variants.py --tunings persistent search "search, setup 128" "local tables" \
+timeout 200 python3 bench/grouped_variants.py --tunings persistent search "local tables" \
   --experts 1 8 16 64 256 --out $OUT > $OUT/logs/grouped_variants.log 2>&1
 echo "grouped_variants rc=$? ($((SECONDS - start)) s)"; cat $OUT/logs/grouped_variants.log
 timeout ${PYTEST_S:-170} python3 -m pytest -q -x -p no:cacheprovider tests/cutedsl/test_grouped_kernel.py \

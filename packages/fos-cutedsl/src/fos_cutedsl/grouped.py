@@ -164,15 +164,11 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
     ``per_cta_tables=True`` runs 1x16 on the per-tensor kernel with one scale table a
     CTA, for the expert of its first group (``rowwise``: the groups past that expert's
     rows take the exact path under their own amax). Not yet run on a GPU.
-    ``setup_threads``, ``setup_per_sm`` and ``owners_only`` shape the persistent
-    kernel's setup launch (``GroupedPersistentKernel``).
+    ``search`` and ``local_tables`` choose the persistent kernel's owner search and
+    per-CTA tables (``GroupedPersistentKernel``; not yet run on a GPU).
     """
     per_cta_tables = tuning.pop("per_cta_tables", False)
-    setup = {
-        k: tuning.pop(k)
-        for k in ("setup_threads", "setup_per_sm", "owners_only", "search", "local_tables")
-        if k in tuning
-    }
+    setup = {k: tuning.pop(k) for k in ("search", "local_tables") if k in tuning}
     if key.persistent:
         if not uses_persistent(key.dtype, key.block, 1):
             raise ValueError(f"persistent grouped quantize: 16-bit 1x16 only, not {key}")

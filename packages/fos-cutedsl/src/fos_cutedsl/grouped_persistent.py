@@ -110,22 +110,15 @@ class GroupedPersistentKernel:
     def __init__(
         self,
         config: QuantizeConfig,
-        setup_threads: int = SETUP_THREADS,
-        setup_per_sm: int = 0,
-        owners_only: bool = False,
         search: bool = False,
         local_tables: bool = False,
     ):
-        """``setup_per_sm`` > 0: the setup launches at most that many CTAs an SM
-        (``cfg.sms`` times it), each thread looping over jobs, at most 32 registers a
-        thread: 128 threads and 1 an SM leave the kernel's CTA room to start beside it.
-        ``owners_only``: the unit map holds each unit's owner alone (a search, no
-        arithmetic, in the setup); the kernel reads the owner's constants after it."""
+        """``search``: no unit map; the kernel finds each unit's owner (``search_kernel``),
+        the setup builds the tables alone. ``local_tables`` (at most ``LOCAL_EXPERTS``
+        experts; the caller's to check): ``search`` with every table built per CTA, and
+        no setup launch."""
         assert config.persistent and config.width == 16 and not config.fake
         self.cfg = config
-        self.setup_threads = setup_threads
-        self.setup_per_sm = setup_per_sm
-        self.owners_only = owners_only
         self.search = search or local_tables
         self.local_tables = local_tables
 
@@ -148,19 +141,13 @@ class GroupedPersistentKernel:
         experts = Int64(mAmax.shape[0])
         map_units = Int64(0) if cutlass.const_expr(self.search) else units  # (search: no map)
         jobs = _setup_jobs(experts, map_units)
-        threads = self.setup_threads
-        setup_grid = (jobs + (threads - 1)) // threads
-        bounds = {}
-        if cutlass.const_expr(self.setup_per_sm > 0):
-            setup_grid = cutlass.min(setup_grid, Int64(cfg.sms * self.setup_per_sm))
-            bounds = launch_bounds(threads, 2048 // threads)  # 32 registers a thread
+        setup_grid = (jobs + (SETUP_THREADS - 1)) // SETUP_THREADS
         if cutlass.const_expr(not self.local_tables):
             self.setup(mAmax, mOffsets, mWork, groups_per_row, total, map_units).launch(
                 grid=[Int32(setup_grid), 1, 1],
-                block=[threads, 1, 1],
+                block=[SETUP_THREADS, 1, 1],
                 smem=(MAX_EXPERTS + 1) * 8 + 16,  # the offsets
                 stream=stream,
-                **bounds,
             )
         grid = Int32(cutlass.max(cutlass.min(units, Int64(cfg.sms)), Int64(1)))
         smem = 32  # the unit counter
@@ -191,7 +178,7 @@ class GroupedPersistentKernel:
         total: Int64,
         units: Int64,
     ):
-        threads = self.setup_threads
+        threads = SETUP_THREADS
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
         cute.arch.griddepcontrol_launch_dependents()  # (the kernel still waits for the end)
@@ -208,18 +195,7 @@ class GroupedPersistentKernel:
             offsets[i] = mOffsets[i]
         cute.arch.sync_threads()
         shared = cute.make_tensor(offsets.iterator, cute.make_layout((count,)))
-        if cutlass.const_expr(self.setup_per_sm > 0):  # a CTA an SM: each thread loops
-            grid, _, _ = cute.arch.grid_dim()
-            jobs = _setup_jobs(experts, units)
-            while job < jobs:
-                self.setup_job(
-                    mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units
-                )
-                job = job + Int64(grid) * threads
-        else:  # a thread a job
-            self.setup_job(
-                mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units
-            )
+        self.setup_job(mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units)
 
     @cute.jit
     def setup_job(self, mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units):
@@ -244,19 +220,11 @@ class GroupedPersistentKernel:
             owner = first_expert
             if last // groups_per_row >= Int64(shared[first_expert + 1]):
                 owner = -1 - first_expert
-            if cutlass.const_expr(self.owners_only):
-                unit_map[job, 0] = as_f32(owner)
-            else:
-                unit_gamax = mAmax[first_expert]
-                margin = _margin(cfg, unit_gamax)
-                values = (
-                    as_f32(owner),
-                    unit_gamax,
-                    global_scale(unit_gamax, Float32(cfg.d)),
-                    margin,
-                )
-                for c in cutlass.range_constexpr(CONSTS):
-                    unit_map[job, c] = values[c]
+            unit_gamax = mAmax[first_expert]
+            margin = _margin(cfg, unit_gamax)
+            values = (as_f32(owner), unit_gamax, global_scale(unit_gamax, Float32(cfg.d)), margin)
+            for c in cutlass.range_constexpr(CONSTS):
+                unit_map[job, c] = values[c]
 
     @cute.kernel
     def kernel(
@@ -280,9 +248,6 @@ class GroupedPersistentKernel:
         def owner_of(v):  # unit v's (owner, gamax, s, margin); past the end: the last's
             i = cutlass.min(v, last_unit)
             owner = f32_bits(unit_map[i, 0])
-            if cutlass.const_expr(self.owners_only):
-                e = cutlass.max(owner, -1 - owner)  # (a mixed unit's first expert)
-                return owner, (consts[e, 0], consts[e, 1], consts[e, 2])
             return owner, (unit_map[i, 1], unit_map[i, 2], unit_map[i, 3])
 
         u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
@@ -302,8 +267,8 @@ class GroupedPersistentKernel:
             else:
                 u, (owner, unit_consts) = _mixed_unit(
                     cfg, mX, mOffsets, mCodes, mScales, lambda e: _expert(tables, consts, e),
-                    counter, buffers, u, cutlass.max(owner, -1 - owner), first_unit, stride,
-                    total, groups_per_row, owner_of,
+                    counter, buffers, u, None, first_unit, stride, total, groups_per_row,
+                    owner_of,
                 )  # fmt: skip
 
     @cute.kernel
@@ -446,15 +411,20 @@ def _mixed_unit(
     stride, total, groups_per_row, lookup,
 ):  # fmt: skip
     """Unit ``u`` one group per lane and step, each under its row's expert (a unit whose
-    rows span experts from ``first_expert`` on, or the ragged last one); then the next
-    unit's first loads. ``expert(e)``: expert ``e``'s table, ``fast_group`` constants and
-    ``s_dec``. Returns the next unit and ``lookup`` of it, as ``run_unit``."""
+    rows span experts from ``first_expert`` on (None: the unit map's, through
+    ``lookup(u)``), or the ragged last one); then the next unit's first loads.
+    ``expert(e)``: expert ``e``'s table, ``fast_group`` constants and ``s_dec``. Returns
+    the next unit and ``lookup`` of it, as ``run_unit``."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
     following = draw_unit(counter, first_unit, stride)
     looked_up = lookup(following)
     single = dataclasses.replace(cfg, undecided_inline=False)
+    if cutlass.const_expr(first_expert is None):
+        first_expert = lookup(u)[0]
+        if first_expert < 0:
+            first_expert = -1 - first_expert
     first_end = Int64(mOffsets[first_expert + 1])  # the first expert's rows end here
     for k in cutlass.range(cfg.groups_per_thread, unroll=1):
         t = Int64(u) * unit + Int64(lane + k * WARP)

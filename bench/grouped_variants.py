@@ -8,10 +8,8 @@ first group's expert (``grouped.compile_grouped_quantize(per_cta_tables=True)``)
 ``persistent`` the per-tensor persistent kernel under per-expert tables built by a
 first launch (``GroupedQuantizeKey.persistent``, the launcher's default for 16-bit
 1x16), timed with its workspace allocated once and, as ``fos_op`` runs it, through
-``fos_op.quantize_grouped``; ``search`` with each unit's owner found by the kernel
-(offsets and constants in shared memory, the setup building only the tables);
-``local tables`` with every table built by each CTA too, no setup launch (at most
-``LOCAL_EXPERTS`` experts).
+``fos_op.quantize_grouped``; ``persistent, 2 ahead`` with two groups' loads in flight
+instead of one.
 Each tuning's bits are compared with ``fos_reference.quantize_grouped`` on a
 skewed split before it is timed. Beside them, in the same run: the per-tensor
 quantize of the same T x C (the issue's "within 5%") and the copy roofline.
@@ -33,7 +31,6 @@ import fos_op
 import fos_reference
 from bench import copy_tbps, replay_us, skewed_offsets, write_sweep
 from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize, workspace_floats
-from fos_cutedsl.grouped_persistent import LOCAL_EXPERTS
 
 ROWS = 32768
 COLS = (7168, 2048)
@@ -43,8 +40,7 @@ TUNINGS = (
     ("per CTA tables", False, {"per_cta_tables": True}),
     ("persistent", True, {}),
     ("persistent, 3 groups", True, {"groups_per_thread": 3}),
-    ("search", True, {"search": True}),
-    ("local tables", True, {"local_tables": True}),
+    ("persistent, 2 ahead", True, {"prefetch": 2}),
 )
 
 
@@ -81,18 +77,13 @@ def op_outputs(fn, x, gamax, offsets):
     return codes, scales.view(torch.uint8)
 
 
-def most_experts(tuning: dict) -> int:
-    """The most experts a tuning takes (``local_tables``: ``LOCAL_EXPERTS``)."""
-    return LOCAL_EXPERTS if tuning.get("local_tables") else 1 << 30
-
-
-def exact(fn, gen, outputs=None, most=1 << 30) -> bool:
+def exact(fn, gen, outputs=None) -> bool:
     """Bits on random normals and random bf16 bit patterns, skewed over 1, 8, 16, 64 and 256
-    experts (those up to ``most``)."""
+    experts."""
     normal = torch.randn(2048, 2064, device="cuda", generator=gen).to(torch.bfloat16)
     raw = torch.randint(-(1 << 15), 1 << 15, (2048, 2064), device="cuda", generator=gen)
     for x, experts in itertools.product((normal, raw.to(torch.int16).view(torch.bfloat16)),
-                                        (e for e in (1, 8, 16, 64, 256) if e <= most)):  # fmt: skip
+                                        (1, 8, 16, 64, 256)):  # fmt: skip
         offsets = skewed_offsets(x.shape[0], experts, "cuda")
         gamax = expert_amaxes(x, offsets)
         want = fos_reference.quantize_grouped(x, offsets, gamax)
@@ -119,10 +110,10 @@ def main() -> int:
         key = GroupedQuantizeKey("bfloat16", "1x16", "mae", 256, "int64", arch, persistent)
         fn = compile_grouped_quantize(key, **tuning)
         fn = with_workspace(fn, persistent, tuning.get("groups_per_thread"))
-        fns[label] = (fn, exact(fn, gen, most=most_experts(tuning)), most_experts(tuning))
+        fns[label] = (fn, exact(fn, gen))
         print(f"{label:16s} exact={fns[label][1]}", flush=True)
     op = lambda x, g, o, c, s: fos_op.quantize_grouped(x, o, g, strict=True)  # noqa: E731
-    fns["fos_op"] = (op, exact(op, gen, op_outputs), 1 << 30)
+    fns["fos_op"] = (op, exact(op, gen, op_outputs))
     print(f"{'fos_op':16s} exact={fns['fos_op'][1]}", flush=True)
     records = []
     for cols in COLS:
@@ -133,9 +124,7 @@ def main() -> int:
         for experts in args.experts:
             offsets = skewed_offsets(ROWS, experts, "cuda")
             gamax = expert_amaxes(x, offsets)
-            for label, (fn, ok, most) in fns.items():
-                if experts > most:
-                    continue
+            for label, (fn, ok) in fns.items():
                 codes, scales = run(fn, x, gamax, offsets)
                 us = float("nan")
                 if ok:

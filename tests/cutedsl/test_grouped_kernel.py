@@ -296,13 +296,10 @@ PERSISTENT_SPLITS = [
 ]
 
 
-# The persistent kernel with its unit map (the default), with each unit's owner found by
-# the kernel (search), and with every table built per CTA too (local tables, at most
-# LOCAL_EXPERTS experts).
+# The persistent kernel's loads: one group ahead (the default) or two.
 SETUPS = {
-    "unit-map": {},
-    "search": {"search": True},
-    "local-tables": {"local_tables": True},
+    "1-ahead": {},
+    "2-ahead": {"prefetch": 2},
 }
 
 
@@ -318,7 +315,6 @@ def test_persistent_bitwise_parity(dtype, err_mode, bound, setup):
         compile_grouped_quantize,
         workspace_floats,
     )
-    from fos_cutedsl.grouped_persistent import LOCAL_EXPERTS
 
     variant = Variant(dtype, "1x16", True, err_mode, bound)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
@@ -328,8 +324,6 @@ def test_persistent_bitwise_parity(dtype, err_mode, bound, setup):
     work = torch.full((workspace_floats(4097, 7168, 256),), float("nan"), device="cuda")
     for kind in KINDS:
         for i, (rows, cols, split) in enumerate(PERSISTENT_SPLITS):
-            if setup == "local-tables" and len(split) - 1 > LOCAL_EXPERTS:
-                continue
             seed = zlib.crc32(f"persistent/{variant}/{kind}/{i}".encode())
             x, g = make_case(kind, variant, rows, cols, seed, "cuda")
             offsets = torch.tensor(split, dtype=torch.int64, device="cuda")

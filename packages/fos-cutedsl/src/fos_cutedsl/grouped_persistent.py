@@ -49,9 +49,6 @@ CONSTS = 4  # floats an expert's constants: (gamax, s, margin, s_dec)
 # the tables 4 MB); more take the row-scaled grouped kernel.
 MAX_EXPERTS = 1024
 SETUP_THREADS = 256
-# search: the kernel's smem for every expert's first group (int64) and constants.
-SEARCH_SMEM = (MAX_EXPERTS + 1) * 8 + 16 + MAX_EXPERTS * CONSTS * 4
-LOCAL_EXPERTS = 16  # local_tables: at most this many experts, their tables built per CTA
 
 
 def units_of(rows: int, cols: int, groups_per_thread: int = PERSISTENT_TUNING[0]) -> int:
@@ -107,20 +104,9 @@ def _margin(cfg, gamax):
 class GroupedPersistentKernel:
     """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
-    def __init__(
-        self,
-        config: QuantizeConfig,
-        search: bool = False,
-        local_tables: bool = False,
-    ):
-        """``search``: no unit map; the kernel finds each unit's owner (``search_kernel``),
-        the setup builds the tables alone. ``local_tables`` (at most ``LOCAL_EXPERTS``
-        experts; the caller's to check): ``search`` with every table built per CTA, and
-        no setup launch."""
+    def __init__(self, config: QuantizeConfig):
         assert config.persistent and config.width == 16 and not config.fake
         self.cfg = config
-        self.search = search or local_tables
-        self.local_tables = local_tables
 
     @cute.jit
     def __call__(
@@ -139,32 +125,21 @@ class GroupedPersistentKernel:
         total = Int64(mX.shape[0]) * groups_per_row
         units = (total + (unit - 1)) // unit
         experts = Int64(mAmax.shape[0])
-        map_units = Int64(0) if cutlass.const_expr(self.search) else units  # (search: no map)
-        jobs = _setup_jobs(experts, map_units)
+        jobs = _setup_jobs(experts, units)
         setup_grid = (jobs + (SETUP_THREADS - 1)) // SETUP_THREADS
-        if cutlass.const_expr(not self.local_tables):
-            self.setup(mAmax, mOffsets, mWork, groups_per_row, total, map_units).launch(
-                grid=[Int32(setup_grid), 1, 1],
-                block=[SETUP_THREADS, 1, 1],
-                smem=(MAX_EXPERTS + 1) * 8 + 16,  # the offsets
-                stream=stream,
-            )
+        self.setup(mAmax, mOffsets, mWork, groups_per_row, total, units).launch(
+            grid=[Int32(setup_grid), 1, 1],
+            block=[SETUP_THREADS, 1, 1],
+            smem=(MAX_EXPERTS + 1) * 8 + 16,  # the offsets
+            stream=stream,
+        )
         grid = Int32(cutlass.max(cutlass.min(units, Int64(cfg.sms)), Int64(1)))
-        smem = 32  # the unit counter
-        if cutlass.const_expr(self.search):
-            smem += SEARCH_SMEM + (LOCAL_EXPERTS * TABLE * ENTRY * 4 if self.local_tables else 0)
-        if cutlass.const_expr(self.search):
-            body = self.search_kernel(
-                mX, mAmax, mOffsets, mCodes, mScales, mWork, groups_per_row, total, units
-            )
-        else:
-            body = self.kernel(mX, mOffsets, mCodes, mScales, mWork, groups_per_row, total, units)
-        body.launch(
+        self.kernel(mX, mOffsets, mCodes, mScales, mWork, groups_per_row, total, units).launch(
             grid=[grid, 1, 1],
             block=[cfg.threads, 1, 1],
-            smem=smem,
+            smem=32,  # the unit counter
             stream=stream,
-            use_pdl=not self.local_tables,  # starts while the setup runs; waits before tables
+            use_pdl=True,  # starts while the setup runs; waits before the workspace
             **launch_bounds(cfg.threads, cfg.min_blocks),
         )
 
@@ -266,165 +241,28 @@ class GroupedPersistentKernel:
                 owner, unit_consts = looked_up
             else:
                 u, (owner, unit_consts) = _mixed_unit(
-                    cfg, mX, mOffsets, mCodes, mScales, lambda e: _expert(tables, consts, e),
-                    counter, buffers, u, None, first_unit, stride, total, groups_per_row,
-                    owner_of,
+                    cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u,
+                    first_unit, stride, total, groups_per_row, owner_of,
                 )  # fmt: skip
-
-    @cute.kernel
-    def search_kernel(
-        self,
-        mX: cute.Tensor,
-        mAmax: cute.Tensor,
-        mOffsets: cute.Tensor,
-        mCodes: cute.Tensor,
-        mScales: cute.Tensor,
-        mWork: cute.Tensor,
-        groups_per_row: Int64,
-        total: Int64,
-        units: Int64,
-    ):
-        cfg = self.cfg
-        tidx, _, _ = cute.arch.thread_idx()
-        experts = cutlass.min(Int32(mOffsets.shape[0]) - 1, Int32(MAX_EXPERTS))  # (smem's)
-        tables, _, _ = _views(mWork, Int64(mOffsets.shape[0]) - 1, units)
-        smem = cutlass.memory.SmemAllocator()
-        counter = smem.allocate_tensor(Int32, cute.make_layout(1), byte_alignment=16)
-        starts = smem.allocate_tensor(Int64, cute.make_layout(MAX_EXPERTS + 1), byte_alignment=16)
-        consts = smem.allocate_tensor(
-            Float32, cute.make_layout((MAX_EXPERTS, CONSTS), stride=(CONSTS, 1)), byte_alignment=16
-        )
-        u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
-
-        # Each expert's first group and constants (the setup's, bit for bit), in smem.
-        for i in cutlass.range(Int32(tidx), experts + 1, cfg.threads, unroll=1):
-            starts[i] = Int64(mOffsets[i]) * groups_per_row
-        for e in cutlass.range(Int32(tidx), experts, cfg.threads, unroll=1):
-            values = _expert_consts(cfg, mAmax[e])
-            for c in cutlass.range_constexpr(CONSTS):
-                consts[e, c] = values[c]
-        cute.arch.sync_threads()
-        if cutlass.const_expr(self.local_tables):  # every table built here (E <= LOCAL_EXPERTS)
-            local = smem.allocate_tensor(
-                Float32,
-                cute.make_layout((LOCAL_EXPERTS * TABLE, ENTRY), stride=(ENTRY, 1)),
-                byte_alignment=16,
-            )
-            jobs = cutlass.min(experts, Int32(LOCAL_EXPERTS)) * TABLE
-            for job in cutlass.range(Int32(tidx), jobs, cfg.threads, unroll=1):
-                e = job // TABLE
-                scale_entry(cfg, job % TABLE, consts[e, 3], consts[e, 0], local[job, None])
-            cute.arch.sync_threads()
-            tables = local
-
-        expert = _Experts(tables, consts, LOCAL_EXPERTS if self.local_tables else MAX_EXPERTS)
-        search = _OwnerSearch(starts, experts, cfg.groups_per_thread, total, Int32(units) - 1)
-        owner = search(u)
-        cute.arch.griddepcontrol_wait()  # the setup's tables, complete and visible
-
-        while u < Int32(units):
-            e = cutlass.max(owner, -1 - owner)  # (a mixed unit's first expert)
-            if (owner >= 0) & (u < full):
-                table, unit_consts, s_dec = expert(e)
-                u, owner = run_unit(
-                    cfg, mX, mCodes, mScales, table, counter, buffers, unit_consts, s_dec, u,
-                    first_unit, stride, total, _search_from(search, e),
-                )  # fmt: skip
-            else:
-                u, owner = _mixed_unit(
-                    cfg, mX, mOffsets, mCodes, mScales, expert, counter, buffers, u, e,
-                    first_unit, stride, total, groups_per_row, _search_from(search, e),
-                )  # fmt: skip
-
-
-def _expert_consts(cfg, gamax):
-    """An expert's ``(gamax, s, margin, s_dec)``."""
-    s = global_scale(gamax, Float32(cfg.d))
-    return gamax, s, _margin(cfg, gamax), div_rn(Float32(1.0), s)
-
-
-class _Experts:
-    """``expert(e)``: expert ``e``'s table, ``fast_group`` constants and ``s_dec``, from
-    ``tables`` (gmem or smem) and the constants in smem (``e`` kept below ``count``)."""
-
-    def __init__(self, tables, consts, count):
-        self.tables, self.consts, self.count = tables, consts, count
-
-    def __call__(self, e):
-        e = cutlass.min(e, Int32(self.count - 1))  # (never past smem)
-        c = self.consts
-        return _expert_table(self.tables, e), (c[e, 0], c[e, 1], c[e, 2]), c[e, 3]
-
-
-class _OwnerSearch:
-    """A warp's unit owners from the experts' first groups (``starts``, smem): unit ``v``'s
-    expert, or ``-1 - e`` where its groups span experts from ``e`` on. A warp's units only
-    grow, so the count of experts starting at or before a group resumes from the last
-    owner (``_search_from``), 32 experts a step (a ballot); usually one step."""
-
-    def __init__(self, starts, experts, groups_per_thread, total, last_unit, start=0):
-        self.starts, self.experts, self.total, self.last_unit = starts, experts, total, last_unit
-        self.unit = WARP * groups_per_thread
-        self.start = start
-
-    def __call__(self, v):
-        """Unit ``v``'s owner (past the end: the last unit's)."""
-        first = Int64(cutlass.min(v, self.last_unit)) * self.unit
-        last = cutlass.min(first + self.unit, self.total) - 1
-        return _find_owner(self.starts, self.experts, Int32(self.start), first, last)
-
-
-def _search_from(search, e):
-    """``search`` resumed from expert ``e`` (which owns a group at or before the next unit's;
-    a function: the DSL takes a method call in a loop for a mutation)."""
-    return _OwnerSearch(
-        search.starts, search.experts, search.unit // WARP, search.total, search.last_unit, e
-    )
-
-
-@cute.jit
-def _find_owner(starts, experts, start, first, last):
-    """The last expert ``e >= start`` (below ``experts``) with ``starts[e] <= first``, or
-    ``-1 - e`` if a later expert starts at or before ``last``. For any offsets an index
-    in ``[start, experts)``: never past smem."""
-    tidx, _, _ = cute.arch.thread_idx()
-    lane = Int32(tidx) % WARP
-    e = start
-    below = Int32(WARP)
-    below_last = Int32(WARP)
-    while below == WARP:
-        at = e + 1 + lane
-        inside = at < experts
-        bound = starts[cutlass.min(at, experts)]
-        below = cute.arch.popc(cute.arch.vote_ballot_sync(inside & (bound <= first)))
-        below_last = cute.arch.popc(cute.arch.vote_ballot_sync(inside & (bound <= last)))
-        e = e + below
-    owner = e
-    if below_last != below:
-        owner = -1 - e
-    return owner
 
 
 @cute.jit
 def _mixed_unit(
-    cfg, mX, mOffsets, mCodes, mScales, expert, counter, buffers, u, first_expert, first_unit,
-    stride, total, groups_per_row, lookup,
+    cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u, first_unit,
+    stride, total, groups_per_row, owner_of,
 ):  # fmt: skip
     """Unit ``u`` one group per lane and step, each under its row's expert (a unit whose
-    rows span experts from ``first_expert`` on (None: the unit map's, through
-    ``lookup(u)``), or the ragged last one); then the next unit's first loads.
-    ``expert(e)``: expert ``e``'s table, ``fast_group`` constants and ``s_dec``. Returns
-    the next unit and ``lookup`` of it, as ``run_unit``."""
+    rows span experts, or the ragged last one); then the next unit's first loads.
+    Returns the next unit and its owner, as ``run_unit``."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
     following = draw_unit(counter, first_unit, stride)
-    looked_up = lookup(following)
+    looked_up = owner_of(following)
     single = dataclasses.replace(cfg, undecided_inline=False)
-    if cutlass.const_expr(first_expert is None):
-        first_expert = lookup(u)[0]
-        if first_expert < 0:
-            first_expert = -1 - first_expert
+    first_expert = owner_of(u)[0]
+    if first_expert < 0:
+        first_expert = -1 - first_expert
     first_end = Int64(mOffsets[first_expert + 1])  # the first expert's rows end here
     for k in cutlass.range(cfg.groups_per_thread, unroll=1):
         t = Int64(u) * unit + Int64(lane + k * WARP)
@@ -433,7 +271,7 @@ def _mixed_unit(
             e = first_expert
             if row >= first_end:
                 e = expert_of_row(mOffsets, row)
-            table, fast_consts, s_dec = expert(e)
+            table, fast_consts, s_dec = _expert(tables, consts, e)
             words, _ = load_group(cfg, mX, (t, None, True))
             slow = fast_group(
                 single, words, t, True, fast_consts, 0, table, None, mX, mCodes, mScales

@@ -1,12 +1,14 @@
-# v50 call 2, carry [".gpu"]: the grouped persistent kernel with two groups' loads in flight
-# (prefetch=2) beside the default (one): bits, times at 1 / 8 / 64 / 256 experts, the
-# parity test of both, ncu at 7168 columns (per tensor, grouped 1 and 2 ahead at 8 experts).
+# v50 call 2, carry [".gpu"]: the grouped persistent kernel with two groups' loads in
+# flight (prefetch=2), and either in 640-thread CTAs, beside the default (one ahead, 768
+# threads): bits, times at 1 / 8 / 64 / 256 experts, the parity test of 1 and 2 ahead, ncu
+# at 7168 columns (per tensor, grouped 1 and 2 ahead at 8 experts).
 #   bash .gpu/install.sh > /dev/null && FOS_COMMIT=<sha> bash bench/results/raw/h200-v50-scripts/call2.sh
 set -uo pipefail
 start=$SECONDS
 source bench/results/raw/h200-v38-scripts/prep.sh
 nvidia-smi --query-gpu=name --format=csv,noheader
 timeout 150 python3 bench/grouped_variants.py --tunings persistent "persistent, 2 ahead" \
+  "persistent, 640 threads" "2 ahead, 640 threads" \
   --experts 1 8 64 256 --out $OUT > $OUT/logs/grouped_variants.log 2>&1
 echo "grouped_variants rc=$? ($((SECONDS - start)) s)"; cat $OUT/logs/grouped_variants.log
 timeout 120 python3 -m pytest -q -x -n 8 -p no:cacheprovider tests/cutedsl/test_grouped_kernel.py \

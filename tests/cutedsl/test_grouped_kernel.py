@@ -296,10 +296,12 @@ PERSISTENT_SPLITS = [
 ]
 
 
-# The persistent kernel's loads: one group ahead (the default) or two.
+# The persistent kernel's tunings: one group ahead (the default) or two; the offsets of
+# the mixed units' searches in shared memory.
 SETUPS = {
     "1-ahead": {},
     "2-ahead": {"prefetch": 2},
+    "shared-offsets": {"shared_offsets": True},
 }
 
 

@@ -170,8 +170,9 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
         if not uses_persistent(key.dtype, key.block, 1):
             raise ValueError(f"persistent grouped quantize: 16-bit 1x16 only, not {key}")
         tuning = {"sms": key.sms, **tuning}
+        shared = tuning.pop("shared_offsets", False)
         cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, False, **tuning)
-        kernel = GroupedPersistentKernel(cfg)
+        kernel = GroupedPersistentKernel(cfg, shared_offsets=shared)
     elif key.block == "16x16":
         tuning = {"groups_per_thread": 1, "persistent": False, **tuning}
         cfg = QuantizeConfig(key.dtype, "16x16", key.err_mode, key.bound, False, **tuning)

@@ -96,6 +96,20 @@ def _setup_jobs(experts, units):
     return cutlass.max(experts * TABLE, units)
 
 
+@cute.jit
+def _shared_offsets(smem, mOffsets, experts, threads):
+    """The E + 1 offsets copied into shared memory by the CTA's ``threads`` (visible after
+    the caller's barrier), as a tensor (at most ``MAX_EXPERTS`` + 1 of them)."""
+    tidx, _, _ = cute.arch.thread_idx()
+    offsets = smem.allocate_tensor(
+        mOffsets.element_type, cute.make_layout(MAX_EXPERTS + 1), byte_alignment=16
+    )
+    count = cutlass.min(Int32(experts) + 1, Int32(MAX_EXPERTS + 1))  # (never past smem)
+    for i in cutlass.range(Int32(tidx), count, threads, unroll=1):
+        offsets[i] = mOffsets[i]
+    return cute.make_tensor(offsets.iterator, cute.make_layout((count,)))
+
+
 def _margin(cfg, gamax):
     """``fast_group``'s choice margin under ``gamax`` (``persistent``'s, per expert)."""
     return scaled_margin(cfg, choice_margin(gamax, cfg.d, cfg.choice_margin))
@@ -104,9 +118,12 @@ def _margin(cfg, gamax):
 class GroupedPersistentKernel:
     """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
-    def __init__(self, config: QuantizeConfig):
+    def __init__(self, config: QuantizeConfig, shared_offsets: bool = False):
+        """``shared_offsets``: the kernel copies the offsets into shared memory for its
+        mixed units' searches (else they read them from global memory)."""
         assert config.persistent and config.width == 16 and not config.fake
         self.cfg = config
+        self.shared_offsets = shared_offsets
 
     @cute.jit
     def __call__(
@@ -137,7 +154,7 @@ class GroupedPersistentKernel:
         self.kernel(mX, mOffsets, mCodes, mScales, mWork, groups_per_row, total, units).launch(
             grid=[grid, 1, 1],
             block=[cfg.threads, 1, 1],
-            smem=32,  # the unit counter
+            smem=32 + ((MAX_EXPERTS + 1) * 8 if self.shared_offsets else 0),  # counter, offsets
             stream=stream,
             use_pdl=True,  # starts while the setup runs; waits before the workspace
             **launch_bounds(cfg.threads, cfg.min_blocks),
@@ -160,16 +177,8 @@ class GroupedPersistentKernel:
         job = Int64(bidx) * threads + Int64(tidx)
         experts = Int64(mAmax.shape[0])
         tables, consts, unit_map = _views(mWork, experts, units)
-        # The offsets into shared memory, for the unit map's searches.
-        smem = cutlass.memory.SmemAllocator()
-        offsets = smem.allocate_tensor(
-            mOffsets.element_type, cute.make_layout(MAX_EXPERTS + 1), byte_alignment=16
-        )
-        count = cutlass.min(Int32(experts) + 1, Int32(MAX_EXPERTS + 1))  # (never past smem)
-        for i in cutlass.range(Int32(tidx), count, threads, unroll=1):
-            offsets[i] = mOffsets[i]
-        cute.arch.sync_threads()
-        shared = cute.make_tensor(offsets.iterator, cute.make_layout((count,)))
+        shared = _shared_offsets(cutlass.memory.SmemAllocator(), mOffsets, experts, threads)
+        cute.arch.sync_threads()  # (the offsets, for the unit map's searches)
         self.setup_job(mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units)
 
     @cute.jit
@@ -226,6 +235,8 @@ class GroupedPersistentKernel:
             return owner, (unit_map[i, 1], unit_map[i, 2], unit_map[i, 3])
 
         u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
+        if cutlass.const_expr(self.shared_offsets):  # (while the first loads of x fly)
+            mOffsets = _shared_offsets(smem, mOffsets, experts, cfg.threads)
         cute.arch.sync_threads()
         cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
         owner, unit_consts = owner_of(u)

@@ -296,12 +296,13 @@ PERSISTENT_SPLITS = [
 ]
 
 
-# The persistent kernel's tunings: one group ahead (the default) or two; the offsets of
-# the mixed units' searches in shared memory.
+# The persistent kernel's tunings and offsets dtype: one group ahead (the default) or two;
+# the offsets of the mixed units' searches in shared memory (int64 and int32 there).
 SETUPS = {
-    "1-ahead": {},
-    "2-ahead": {"prefetch": 2},
-    "shared-offsets": {"shared_offsets": True},
+    "1-ahead": ({}, "int64"),
+    "2-ahead": ({"prefetch": 2}, "int64"),
+    "shared-offsets": ({"shared_offsets": True}, "int64"),
+    "shared-offsets-int32": ({"shared_offsets": True}, "int32"),
 }
 
 
@@ -321,14 +322,15 @@ def test_persistent_bitwise_parity(dtype, err_mode, bound, setup):
     variant = Variant(dtype, "1x16", True, err_mode, bound)
     arch = fos_cutedsl.arch_of(torch.device("cuda"))
     name = str(dtype).removeprefix("torch.")
-    key = GroupedQuantizeKey(name, "1x16", err_mode, bound, "int64", arch, True)
-    fn = compile_grouped_quantize(key, **SETUPS[setup])
+    tuning, offsets_dtype = SETUPS[setup]
+    key = GroupedQuantizeKey(name, "1x16", err_mode, bound, offsets_dtype, arch, True)
+    fn = compile_grouped_quantize(key, **tuning)
     work = torch.full((workspace_floats(4097, 7168, 256),), float("nan"), device="cuda")
     for kind in KINDS:
         for i, (rows, cols, split) in enumerate(PERSISTENT_SPLITS):
             seed = zlib.crc32(f"persistent/{variant}/{kind}/{i}".encode())
             x, g = make_case(kind, variant, rows, cols, seed, "cuda")
-            offsets = torch.tensor(split, dtype=torch.int64, device="cuda")
+            offsets = torch.tensor(split, dtype=getattr(torch, offsets_dtype), device="cuda")
             gamax = expert_amax(g, split)
             want = fos_reference.quantize_grouped(
                 x, offsets, gamax, block="1x16", err_mode=err_mode, e4m3_scale_bound=bound

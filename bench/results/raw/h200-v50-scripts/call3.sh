@@ -13,6 +13,6 @@ echo "grouped_variants rc=$? ($((SECONDS - start)) s)"; cat $OUT/logs/grouped_va
 timeout 40 python3 bench/results/raw/h200-v50-scripts/split_study.py > $OUT/logs/split_study.log 2>&1
 echo "split_study rc=$? ($((SECONDS - start)) s)"; cat $OUT/logs/split_study.log
 timeout 70 python3 -m pytest -q -n 8 -p no:cacheprovider tests/cutedsl/test_grouped_kernel.py \
-  -k "persistent_bitwise_parity and bfloat16 and not 1-ahead" > $OUT/logs/pytest.log 2>&1
+  -k "persistent_bitwise_parity and bfloat16 and not 1-ahead and not int32" > $OUT/logs/pytest.log 2>&1
 echo "pytest rc=$? ($((SECONDS - start)) s)"; tail -n 3 $OUT/logs/pytest.log
 tar -C $OUT -czf $OUT/logs.tgz logs && rm -r $OUT/logs

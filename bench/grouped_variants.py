@@ -10,7 +10,8 @@ first launch (``GroupedQuantizeKey.persistent``, the launcher's default for 16-b
 1x16), timed with its workspace allocated once and, as ``fos_op`` runs it, through
 ``fos_op.quantize_grouped``; ``persistent, 2 ahead`` with two groups' loads in flight
 instead of one, and either in 640-thread CTAs (96 registers); ``shared offsets`` with the
-offsets in shared memory for the mixed units' searches.
+offsets in shared memory for the mixed units' searches; ``table prefetch`` with each
+unit's lanes asking L1 for the next unit's expert table.
 Each tuning's bits are compared with ``fos_reference.quantize_grouped`` on a
 skewed split before it is timed. Beside them, in the same run: the per-tensor
 quantize of the same T x C (the issue's "within 5%") and the copy roofline.
@@ -45,6 +46,7 @@ TUNINGS = (
     ("persistent, 640 threads", True, {"threads": 640}),
     ("2 ahead, 640 threads", True, {"prefetch": 2, "threads": 640}),
     ("shared offsets", True, {"shared_offsets": True}),
+    ("table prefetch", True, {"table_prefetch": True}),
 )
 
 

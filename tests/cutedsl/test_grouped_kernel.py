@@ -303,6 +303,7 @@ SETUPS = {
     "2-ahead": ({"prefetch": 2}, "int64"),
     "shared-offsets": ({"shared_offsets": True}, "int64"),
     "shared-offsets-int32": ({"shared_offsets": True}, "int32"),
+    "table-prefetch": ({"table_prefetch": True}, "int32"),
 }
 
 

@@ -40,6 +40,7 @@ from .choice import choice_margin, global_scale
 from .config import GROUP, PERSISTENT_TUNING, TABLE, QuantizeConfig, launch_bounds
 from .group import fast_group, load_group, scale_entry, scaled_margin
 from .ieee import as_f32, div_rn, f32_bits
+from .memory import prefetch_line_l1
 from .offsets import expert_of_row
 from .persistent import WARP, draw_unit, exact_store, load_unit_start, run_unit, start_units
 
@@ -118,12 +119,18 @@ def _margin(cfg, gamax):
 class GroupedPersistentKernel:
     """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
-    def __init__(self, config: QuantizeConfig, shared_offsets: bool = False):
+    def __init__(
+        self, config: QuantizeConfig, shared_offsets: bool = False, table_prefetch: bool = False
+    ):
         """``shared_offsets``: the kernel copies the offsets into shared memory for its
-        mixed units' searches (else they read them from global memory)."""
+        mixed units' searches (else they read them from global memory).
+        ``table_prefetch``: after a unit's first group, each lane asks L1 for one line of
+        the next unit's expert table (a table is 32 lines), so a unit whose expert
+        changed does not wait on L2 for its table reads."""
         assert config.persistent and config.width == 16 and not config.fake
         self.cfg = config
         self.shared_offsets = shared_offsets
+        self.table_prefetch = table_prefetch
 
     @cute.jit
     def __call__(
@@ -234,6 +241,13 @@ class GroupedPersistentKernel:
             owner = f32_bits(unit_map[i, 0])
             return owner, (unit_map[i, 1], unit_map[i, 2], unit_map[i, 3])
 
+        def prefetch_table(looked_up):  # line `lane` of the next unit's (first) expert's table
+            tidx, _, _ = cute.arch.thread_idx()
+            e = cutlass.max(looked_up[0], -1 - looked_up[0])
+            line = _expert_table(tables, e).iterator.toint() + Int64(Int32(tidx) % WARP) * 128
+            prefetch_line_l1(line)
+            return looked_up
+
         u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
         if cutlass.const_expr(self.shared_offsets):  # (while the first loads of x fly)
             mOffsets = _shared_offsets(smem, mOffsets, experts, cfg.threads)
@@ -248,6 +262,7 @@ class GroupedPersistentKernel:
                 u, looked_up = run_unit(
                     cfg, mX, mCodes, mScales, table, counter, buffers, unit_consts, s_dec, u,
                     first_unit, stride, total, owner_of,
+                    prefetch_table if cutlass.const_expr(self.table_prefetch) else None,
                 )  # fmt: skip
                 owner, unit_consts = looked_up
             else:

@@ -300,9 +300,7 @@ PERSISTENT_SPLITS = [
 # the offsets of the mixed units' searches in shared memory (int64 and int32 there).
 SETUPS = {
     "1-ahead": ({}, "int64"),
-    "2-ahead": ({"prefetch": 2}, "int64"),
-    "shared-offsets": ({"shared_offsets": True}, "int64"),
-    "shared-offsets-int32": ({"shared_offsets": True}, "int32"),
+    "1-ahead-int32": ({}, "int32"),
     "table-prefetch": ({"table_prefetch": True}, "int32"),
 }
 

@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.18"
+__version__ = "0.6.19"
 
 __all__ = [
     "AMAX_CACHE",

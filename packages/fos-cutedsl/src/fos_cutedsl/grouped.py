@@ -164,17 +164,16 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
     ``per_cta_tables=True`` runs 1x16 on the per-tensor kernel with one scale table a
     CTA, for the expert of its first group (``rowwise``: the groups past that expert's
     rows take the exact path under their own amax). Not yet run on a GPU.
-    ``shared_offsets`` and ``table_prefetch`` tune the persistent kernel
-    (``GroupedPersistentKernel``).
+    ``table_prefetch=True`` tunes the persistent kernel (``GroupedPersistentKernel``).
     """
     per_cta_tables = tuning.pop("per_cta_tables", False)
     if key.persistent:
         if not uses_persistent(key.dtype, key.block, 1):
             raise ValueError(f"persistent grouped quantize: 16-bit 1x16 only, not {key}")
         tuning = {"sms": key.sms, **tuning}
-        setup = {k: tuning.pop(k) for k in ("shared_offsets", "table_prefetch") if k in tuning}
+        table_prefetch = tuning.pop("table_prefetch", False)
         cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, False, **tuning)
-        kernel = GroupedPersistentKernel(cfg, **setup)
+        kernel = GroupedPersistentKernel(cfg, table_prefetch=table_prefetch)
     elif key.block == "16x16":
         tuning = {"groups_per_thread": 1, "persistent": False, **tuning}
         cfg = QuantizeConfig(key.dtype, "16x16", key.err_mode, key.bound, False, **tuning)

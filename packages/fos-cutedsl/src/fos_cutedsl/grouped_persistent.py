@@ -119,17 +119,12 @@ def _margin(cfg, gamax):
 class GroupedPersistentKernel:
     """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
-    def __init__(
-        self, config: QuantizeConfig, shared_offsets: bool = False, table_prefetch: bool = False
-    ):
-        """``shared_offsets``: the kernel copies the offsets into shared memory for its
-        mixed units' searches (else they read them from global memory).
-        ``table_prefetch``: after a unit's first group, each lane asks L1 for one line of
-        the next unit's expert table (a table is 32 lines), so a unit whose expert
+    def __init__(self, config: QuantizeConfig, table_prefetch: bool = False):
+        """``table_prefetch``: after a unit's first group, each lane asks L1 for one line
+        of the next unit's expert table (a table is 32 lines), so a unit whose expert
         changed does not wait on L2 for its table reads."""
         assert config.persistent and config.width == 16 and not config.fake
         self.cfg = config
-        self.shared_offsets = shared_offsets
         self.table_prefetch = table_prefetch
 
     @cute.jit
@@ -161,7 +156,7 @@ class GroupedPersistentKernel:
         self.kernel(mX, mOffsets, mCodes, mScales, mWork, groups_per_row, total, units).launch(
             grid=[grid, 1, 1],
             block=[cfg.threads, 1, 1],
-            smem=32 + ((MAX_EXPERTS + 1) * 8 if self.shared_offsets else 0),  # counter, offsets
+            smem=32,  # the unit counter
             stream=stream,
             use_pdl=True,  # starts while the setup runs; waits before the workspace
             **launch_bounds(cfg.threads, cfg.min_blocks),
@@ -249,8 +244,6 @@ class GroupedPersistentKernel:
             return looked_up
 
         u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
-        if cutlass.const_expr(self.shared_offsets):  # (while the first loads of x fly)
-            mOffsets = _shared_offsets(smem, mOffsets, experts, cfg.threads)
         cute.arch.sync_threads()
         cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
         owner, unit_consts = owner_of(u)

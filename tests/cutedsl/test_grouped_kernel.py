@@ -296,8 +296,8 @@ PERSISTENT_SPLITS = [
 ]
 
 
-# The persistent kernel's tunings and offsets dtype: one group ahead (the default) or two;
-# the offsets of the mixed units' searches in shared memory (int64 and int32 there).
+# The persistent kernel's tunings and offsets dtype: the default (int64 and int32 offsets)
+# and the next unit's expert table prefetched into L1.
 SETUPS = {
     "1-ahead": ({}, "int64"),
     "1-ahead-int32": ({}, "int32"),

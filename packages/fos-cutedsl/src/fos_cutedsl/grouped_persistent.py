@@ -50,6 +50,7 @@ CONSTS = 4  # floats an expert's constants: (gamax, s, margin, s_dec)
 # the tables 4 MB); more take the row-scaled grouped kernel.
 MAX_EXPERTS = 1024
 SETUP_THREADS = 256
+LINE = TABLE * ENTRY * 4 // WARP  # bytes: a warp's lanes cover a table, a 128-byte line each
 
 
 def units_of(rows: int, cols: int, groups_per_thread: int = PERSISTENT_TUNING[0]) -> int:
@@ -239,7 +240,7 @@ class GroupedPersistentKernel:
         def prefetch_table(looked_up):  # line `lane` of the next unit's (first) expert's table
             tidx, _, _ = cute.arch.thread_idx()
             e = cutlass.max(looked_up[0], -1 - looked_up[0])
-            line = _expert_table(tables, e).iterator.toint() + Int64(Int32(tidx) % WARP) * 128
+            line = _expert_table(tables, e).iterator.toint() + Int64(Int32(tidx) % WARP) * LINE
             prefetch_line_l1(line)
             return looked_up
 

@@ -9,8 +9,7 @@ first group's expert (``grouped.compile_grouped_quantize(per_cta_tables=True)``)
 first launch (``GroupedQuantizeKey.persistent``, the launcher's default for 16-bit
 1x16), timed with its workspace allocated once and, as ``fos_op`` runs it, through
 ``fos_op.quantize_grouped``; ``persistent, 2 ahead`` with two groups' loads in flight
-instead of one, and either in 640-thread CTAs (96 registers); ``table prefetch`` with each
-unit's lanes asking L1 for the next unit's expert table.
+instead of one, and either in 640-thread CTAs (96 registers).
 Each tuning's bits are compared with ``fos_reference.quantize_grouped`` on a
 skewed split before it is timed. Beside them, in the same run: the per-tensor
 quantize of the same T x C (the issue's "within 5%") and the copy roofline.
@@ -44,7 +43,6 @@ TUNINGS = (
     ("persistent, 2 ahead", True, {"prefetch": 2}),
     ("persistent, 640 threads", True, {"threads": 640}),
     ("2 ahead, 640 threads", True, {"prefetch": 2, "threads": 640}),
-    ("table prefetch", True, {"table_prefetch": True}),
 )
 
 

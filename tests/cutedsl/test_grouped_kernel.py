@@ -296,12 +296,13 @@ PERSISTENT_SPLITS = [
 ]
 
 
-# The persistent kernel's tunings and offsets dtype: the default (int64 and int32 offsets)
-# and the next unit's expert table prefetched into L1.
+# The persistent kernel's tunings and offsets dtype: the default, with int64 and int32
+# offsets, and the mixed units' loads after an L2 prefetch or a group ahead.
 SETUPS = {
     "1-ahead": ({}, "int64"),
     "1-ahead-int32": ({}, "int32"),
-    "table-prefetch": ({"table_prefetch": True}, "int32"),
+    "mixed-l2": ({"mixed": "l2"}, "int32"),
+    "mixed-ahead": ({"mixed": "ahead"}, "int64"),
 }
 
 

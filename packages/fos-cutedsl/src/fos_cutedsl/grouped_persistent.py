@@ -34,15 +34,30 @@ import dataclasses
 import cutlass
 import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
-from cutlass import Float32, Int32, Int64
+from cutlass import Float32, Int32, Int64, Uint32
 
 from .choice import choice_margin, global_scale
 from .config import GROUP, PERSISTENT_TUNING, TABLE, QuantizeConfig, launch_bounds
-from .group import fast_group, load_group, scale_entry, scaled_margin
+from .group import (
+    fast_group,
+    group_address,
+    load_group,
+    load_group_into,
+    scale_entry,
+    scaled_margin,
+)
 from .ieee import as_f32, div_rn, f32_bits
-from .memory import prefetch_line_l1
+from .memory import prefetch_l2
 from .offsets import expert_of_row
-from .persistent import WARP, draw_unit, exact_store, load_unit_start, run_unit, start_units
+from .persistent import (
+    WARP,
+    clamped_group,
+    draw_unit,
+    exact_store,
+    load_unit_start,
+    run_unit,
+    start_units,
+)
 
 ENTRY = 4  # floats a table entry: (inv, y, K, J)
 CONSTS = 4  # floats an expert's constants: (gamax, s, margin, s_dec)
@@ -50,7 +65,6 @@ CONSTS = 4  # floats an expert's constants: (gamax, s, margin, s_dec)
 # the tables 4 MB); more take the row-scaled grouped kernel.
 MAX_EXPERTS = 1024
 SETUP_THREADS = 256
-LINE = TABLE * ENTRY * 4 // WARP  # bytes: a warp's lanes cover a table, a 128-byte line each
 
 
 def units_of(rows: int, cols: int, groups_per_thread: int = PERSISTENT_TUNING[0]) -> int:
@@ -120,13 +134,14 @@ def _margin(cfg, gamax):
 class GroupedPersistentKernel:
     """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
-    def __init__(self, config: QuantizeConfig, table_prefetch: bool = False):
-        """``table_prefetch``: after a unit's first group, each lane asks L1 for one line
-        of the next unit's expert table (a table is 32 lines), so a unit whose expert
-        changed does not wait on L2 for its table reads."""
+    def __init__(self, config: QuantizeConfig, mixed: str = "serial"):
+        """``mixed``: how a mixed unit loads its groups: ``serial`` (each when it is
+        computed), ``l2`` (the same after one bulk L2 prefetch of the unit) or ``ahead``
+        (a group ahead, ``_mixed_unit_ahead``)."""
         assert config.persistent and config.width == 16 and not config.fake
+        assert mixed in ("serial", "l2", "ahead")
         self.cfg = config
-        self.table_prefetch = table_prefetch
+        self.mixed = mixed
 
     @cute.jit
     def __call__(
@@ -162,6 +177,12 @@ class GroupedPersistentKernel:
             use_pdl=True,  # starts while the setup runs; waits before the workspace
             **launch_bounds(cfg.threads, cfg.min_blocks),
         )
+
+    def mixed_unit(self, *args):
+        """The tuning's mixed-unit function, called with ``_mixed_unit``'s arguments."""
+        if cutlass.const_expr(self.mixed == "ahead"):
+            return _mixed_unit_ahead(*args)
+        return _mixed_unit(*args, l2=self.mixed == "l2")
 
     @cute.kernel
     def setup(
@@ -237,13 +258,6 @@ class GroupedPersistentKernel:
             owner = f32_bits(unit_map[i, 0])
             return owner, (unit_map[i, 1], unit_map[i, 2], unit_map[i, 3])
 
-        def prefetch_table(looked_up):  # line `lane` of the next unit's (first) expert's table
-            tidx, _, _ = cute.arch.thread_idx()
-            e = cutlass.max(looked_up[0], -1 - looked_up[0])
-            line = _expert_table(tables, e).iterator.toint() + Int64(Int32(tidx) % WARP) * LINE
-            prefetch_line_l1(line)
-            return looked_up
-
         u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
         cute.arch.sync_threads()
         cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
@@ -256,23 +270,87 @@ class GroupedPersistentKernel:
                 u, looked_up = run_unit(
                     cfg, mX, mCodes, mScales, table, counter, buffers, unit_consts, s_dec, u,
                     first_unit, stride, total, owner_of,
-                    prefetch_table if cutlass.const_expr(self.table_prefetch) else None,
                 )  # fmt: skip
                 owner, unit_consts = looked_up
             else:
-                u, (owner, unit_consts) = _mixed_unit(
+                u, (owner, unit_consts) = self.mixed_unit(
                     cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u,
                     first_unit, stride, total, groups_per_row, owner_of,
                 )  # fmt: skip
 
 
 @cute.jit
-def _mixed_unit(
+def _group_expert(mOffsets, tables, consts, first_expert, first_end, groups_per_row, t):
+    """``_expert`` of group ``t``'s row's expert, in a unit whose first expert's rows
+    end at ``first_end`` (searched only past them)."""
+    e = first_expert
+    row = t // groups_per_row
+    if row >= first_end:
+        e = expert_of_row(mOffsets, row)
+    return _expert(tables, consts, e)
+
+
+@cute.jit
+def _mixed_unit_ahead(
     cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u, first_unit,
     stride, total, groups_per_row, owner_of,
 ):  # fmt: skip
     """Unit ``u`` one group per lane and step, each under its row's expert (a unit whose
+    rows span experts, or the ragged last one). Its loads run a group ahead, as
+    ``run_unit``'s: group 0 is in ``buffers[0]`` already, each step issues the next
+    group's loads (the last step the next unit's first ones) before computing its own,
+    and the groups needing the exact path run after the steps. A run-time loop, so the
+    rare path's code stays one group long. Returns the next unit and its owner, as
+    ``run_unit``."""
+    tidx, _, _ = cute.arch.thread_idx()
+    lane = Int32(tidx) % WARP
+    unit = WARP * cfg.groups_per_thread
+    following = draw_unit(counter, first_unit, stride)
+    single = dataclasses.replace(cfg, undecided_inline=False)
+    first_expert = owner_of(u)[0]
+    if first_expert < 0:
+        first_expert = -1 - first_expert
+    first_end = Int64(mOffsets[first_expert + 1])  # the first expert's rows end here
+
+    words = cute.make_rmem_tensor((cfg.words,), Uint32)
+    later = cute.make_rmem_tensor((cfg.words,), Uint32)
+    words.store(buffers[0].load())
+    flagged = Int32(0)  # bit k: group k needs the exact path
+    for k in cutlass.range(cfg.groups_per_thread, unroll=1):
+        if k + 1 < cfg.groups_per_thread:
+            load_group_into(cfg, mX, clamped_group(u, lane + (k + 1) * WARP, unit, total), later)
+        else:
+            load_unit_start(cfg, mX, following, buffers, total)
+        t = Int64(u) * unit + Int64(lane + k * WARP)
+        if t < total:
+            table, fast_consts, _ = _group_expert(
+                mOffsets, tables, consts, first_expert, first_end, groups_per_row, t
+            )
+            slow = fast_group(
+                single, words, t, True, fast_consts, 0, table, None, mX, mCodes, mScales
+            )
+            flagged = flagged | (slow << k)
+        words.store(later.load())
+    if flagged != 0:
+        for k in cutlass.range(cfg.groups_per_thread, unroll=1):
+            if (flagged >> k) & 1 != 0:
+                t = Int64(u) * unit + Int64(lane + k * WARP)
+                _, fast_consts, s_dec = _group_expert(
+                    mOffsets, tables, consts, first_expert, first_end, groups_per_row, t
+                )
+                exact_store(cfg, mX, mCodes, mScales, t, s_dec, fast_consts)
+    return following, owner_of(following)  # (looked up last: fewer live registers)
+
+
+@cute.jit
+def _mixed_unit(
+    cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u, first_unit,
+    stride, total, groups_per_row, owner_of, l2=False,
+):  # fmt: skip
+    """Unit ``u`` one group per lane and step, each under its row's expert (a unit whose
     rows span experts, or the ragged last one); then the next unit's first loads.
+    ``l2``: lane 0 first asks L2 for the unit's bytes (one bulk prefetch), so the
+    steps' loads, each waited for before its group is computed, come from L2.
     Returns the next unit and its owner, as ``run_unit``."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
@@ -284,6 +362,11 @@ def _mixed_unit(
     if first_expert < 0:
         first_expert = -1 - first_expert
     first_end = Int64(mOffsets[first_expert + 1])  # the first expert's rows end here
+    if cutlass.const_expr(l2):
+        start = Int64(u) * unit
+        groups = cutlass.min(total - start, Int64(unit))
+        nbytes = Int32(groups) * (cfg.words * 4)
+        prefetch_l2(Int32(lane == 0), group_address(cfg, mX, start), nbytes)
     for k in cutlass.range(cfg.groups_per_thread, unroll=1):
         t = Int64(u) * unit + Int64(lane + k * WARP)
         if t < total:

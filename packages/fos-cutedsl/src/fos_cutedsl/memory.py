@@ -92,13 +92,6 @@ def prefetch_line_l2(mask, addr, *, loc=None, ip=None) -> None:
 
 
 @dsl_user_op
-def prefetch_line_l1(addr, *, loc=None, ip=None) -> None:
-    """``prefetch.global.L1`` of the line at ``addr`` (one per thread; no register waits)."""
-    ops = [Int64(addr).ir_value(loc=loc, ip=ip)]
-    _asm(None, ops, "prefetch.global.L1 [$0];", "l", side_effects=True)
-
-
-@dsl_user_op
 def store_if(mask, addr, value, bits: int, *, loc=None, ip=None) -> None:
     """``st.global.u{bits}`` of ``value``'s low bits at ``addr`` where ``mask`` is nonzero.
 

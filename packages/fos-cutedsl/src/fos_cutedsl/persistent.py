@@ -145,12 +145,11 @@ def draw_unit(counter, first_unit, stride):
 @cute.jit
 def run_unit(
     cfg, mX, mCodes, mScales, table, counter, buffers, consts, s_dec, u, first_unit,
-    stride, total, lookup=None, fetch=None,
+    stride, total, lookup=None,
 ):  # fmt: skip
     """Warp's unit ``u``: draws the next unit, runs this one's groups (the next one's
     first loads into ``buffers`` during the last steps) and returns the next unit (and,
-    with ``lookup``, ``lookup(next unit)``, issued before this unit's groups, then passed
-    through ``fetch`` after the first group when given)."""
+    with ``lookup``, ``lookup(next unit)``, issued before this unit's groups)."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
@@ -171,8 +170,6 @@ def run_unit(
             load_group_into(cfg, mX, ahead_t, buffers[j])
         slow = fast_group(cfg, words, t, in_range, consts, k, table, None, mX, mCodes, mScales)
         flagged = flagged | (slow << k)
-        if cutlass.const_expr(k == 0 and fetch is not None):
-            looked_up = fetch(looked_up)
     # ======== exact path, rare: the flagged groups of this unit
     if flagged != 0:
         for k in cutlass.range(cfg.groups_per_thread, unroll=1):

@@ -1,13 +1,14 @@
 """v52: whether the grouped persistent kernel's extra time on the skewed split is its mixed
 units (units whose rows span experts, run one group per lane and step with each group's
-load waited for), and two ways to load them: ``l2`` (one bulk L2 prefetch of the unit
-first) and ``ahead`` (a group ahead, as the full units). Splits: skewed (small experts
-last), the same with every offset rounded down to an even row ("aligned": at 7168
-columns a unit is 2/7 of a row and two rows hold 7 whole units, so no unit is mixed),
-reversed, even. 32768 x 7168 (two buffers) and 32768 x 2048 (one; a unit is a row, none
-mixed: the full units' speed), bf16 mae 256; the per-tensor quantize beside. Each
-kernel's bits are checked first (``grouped_variants.exact``). CUDA-graph replays, L2
-flushed (``bench.replay_us``)."""
+load waited for), and how to run them. Call 2 (at adeabb7) compared ``serial`` (0.6.19),
+``l2`` (one bulk L2 prefetch of the unit first) and ``ahead`` (a group ahead); this
+version compares ``in loop`` (0.6.19's, ``mixed_first=False``) and ``first`` (the mixed
+units run first, one a warp). Splits: skewed (small experts last), the same with every
+offset rounded down to an even row ("aligned": at 7168 columns a unit is 2/7 of a row
+and two rows hold 7 whole units, so no unit is mixed), reversed, even. 32768 x 7168 (two
+buffers) and 32768 x 2048 (one; a unit is a row, none mixed: the full units' speed),
+bf16 mae 256; the per-tensor quantize beside. Each kernel's bits are checked first
+(``grouped_variants.exact``). CUDA-graph replays, L2 flushed (``bench.replay_us``)."""
 
 import json
 import os
@@ -25,7 +26,7 @@ from grouped_variants import exact, run, with_workspace
 
 ROWS = 32768
 UNIT = 128  # groups
-VARIANTS = {"serial": {}, "l2": {"mixed": "l2"}, "ahead": {"mixed": "ahead"}}
+VARIANTS = {"in loop": {"mixed_first": False}, "first": {}}
 
 
 def splits(rows, experts):

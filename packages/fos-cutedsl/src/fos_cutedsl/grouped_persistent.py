@@ -12,17 +12,21 @@ So two launches from one call, on the caller's stream:
    ``gamax[e]``) and constants ``(gamax, s, margin, s_dec)``, and for every
    unit (``persistent``'s 32 x ``groups_per_thread`` consecutive groups) the
    expert owning all its rows, or ``-1 - e`` where its rows span experts from
-   ``e`` on. The offsets are searched in shared memory (``offsets.expert_of_row``).
-2. ``kernel``: ``persistent``'s unit loop (``run_unit``) with the unit's
-   expert's constants and table, read through L1 from the workspace. A mixed
-   unit (at most E - 1) and the tensor's ragged last unit run one group per
-   lane and step, each group under its own row's expert. The kernel is a
-   programmatic dependent launch: its CTAs start, and issue their first loads
-   of x, while the setup finishes, and wait for it (``griddepcontrol.wait``)
-   before reading the workspace.
+   ``e`` on, and the list of those mixed units (at most E - 1; ``_boundary_unit``).
+   The offsets are searched in shared memory (``offsets.expert_of_row``).
+2. ``kernel``: first the mixed units, one a warp, one group per lane and step,
+   each group under its own row's expert (its loads and table reads wait in
+   turn; at the start other warps' streaming hides that, at the end it would
+   hold the kernel's last CTA). Then ``persistent``'s unit loop (``run_unit``)
+   with each unit's expert's constants and table, read through L1 from the
+   workspace, skipping the mixed units; the tensor's ragged last unit, if not
+   mixed, as a mixed one. The kernel is a programmatic dependent launch: its
+   CTAs start, and issue their first loads of x, while the setup finishes, and
+   wait for it (``griddepcontrol.wait``) before reading the workspace.
 
 The workspace is caller-owned float32 (``workspace_floats``): tables, then
-constants, then the unit map (expert indices as float32 bit patterns). Same
+constants, then the unit map, then the mixed list (expert and unit indices as
+float32 bit patterns). Same
 bits as the row-scaled grouped kernel: each slice under its expert's amax,
 group by group as SPEC says.
 """
@@ -34,30 +38,14 @@ import dataclasses
 import cutlass
 import cutlass.cute as cute
 from cuda.bindings.driver import CUstream
-from cutlass import Float32, Int32, Int64, Uint32
+from cutlass import Float32, Int32, Int64
 
 from .choice import choice_margin, global_scale
 from .config import GROUP, PERSISTENT_TUNING, TABLE, QuantizeConfig, launch_bounds
-from .group import (
-    fast_group,
-    group_address,
-    load_group,
-    load_group_into,
-    scale_entry,
-    scaled_margin,
-)
+from .group import fast_group, load_group, scale_entry, scaled_margin
 from .ieee import as_f32, div_rn, f32_bits
-from .memory import prefetch_l2
 from .offsets import expert_of_row
-from .persistent import (
-    WARP,
-    clamped_group,
-    draw_unit,
-    exact_store,
-    load_unit_start,
-    run_unit,
-    start_units,
-)
+from .persistent import WARP, draw_unit, exact_store, load_unit_start, run_unit, start_units
 
 ENTRY = 4  # floats a table entry: (inv, y, K, J)
 CONSTS = 4  # floats an expert's constants: (gamax, s, margin, s_dec)
@@ -77,8 +65,10 @@ def workspace_floats(
     rows: int, cols: int, experts: int, groups_per_thread: int = PERSISTENT_TUNING[0]
 ) -> int:
     """float32 elements of the workspace: E tables, E constants, the unit map (for a
-    kernel of ``groups_per_thread``: the default tuning's unless the caller's differs)."""
-    return experts * (TABLE * ENTRY + CONSTS) + units_of(rows, cols, groups_per_thread) * CONSTS
+    kernel of ``groups_per_thread``: the default tuning's unless the caller's differs),
+    the mixed units' list (E)."""
+    units = units_of(rows, cols, groups_per_thread)
+    return experts * (TABLE * ENTRY + CONSTS + 1) + units * CONSTS
 
 
 def _views(mWork: cute.Tensor, experts, units):
@@ -91,6 +81,13 @@ def _views(mWork: cute.Tensor, experts, units):
         consts_at + experts * CONSTS, cute.make_layout((units, CONSTS), stride=(CONSTS, 1))
     )
     return tables, consts, unit_map
+
+
+def _mixed_list(mWork: cute.Tensor, experts, units):
+    """The workspace's (E,) list of mixed units after the unit map (``_boundary_unit``'s,
+    as float32 bit patterns)."""
+    at = mWork.iterator + experts * (TABLE * ENTRY + CONSTS) + units * CONSTS
+    return cute.make_tensor(at, cute.make_layout((experts,)))
 
 
 def _expert_table(tables, e):
@@ -134,14 +131,13 @@ def _margin(cfg, gamax):
 class GroupedPersistentKernel:
     """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
-    def __init__(self, config: QuantizeConfig, mixed: str = "serial"):
-        """``mixed``: how a mixed unit loads its groups: ``serial`` (each when it is
-        computed), ``l2`` (the same after one bulk L2 prefetch of the unit) or ``ahead``
-        (a group ahead, ``_mixed_unit_ahead``)."""
+    def __init__(self, config: QuantizeConfig, mixed_first: bool = True):
+        """``mixed_first``: the units whose rows span experts run first, one a warp,
+        from a list the setup builds (``_boundary_unit``), and are skipped in turn;
+        else where the unit loop meets them."""
         assert config.persistent and config.width == 16 and not config.fake
-        assert mixed in ("serial", "l2", "ahead")
         self.cfg = config
-        self.mixed = mixed
+        self.mixed_first = mixed_first
 
     @cute.jit
     def __call__(
@@ -178,12 +174,6 @@ class GroupedPersistentKernel:
             **launch_bounds(cfg.threads, cfg.min_blocks),
         )
 
-    def mixed_unit(self, *args):
-        """The tuning's mixed-unit function, called with ``_mixed_unit``'s arguments."""
-        if cutlass.const_expr(self.mixed == "ahead"):
-            return _mixed_unit_ahead(*args)
-        return _mixed_unit(*args, l2=self.mixed == "l2")
-
     @cute.kernel
     def setup(
         self,
@@ -201,13 +191,19 @@ class GroupedPersistentKernel:
         job = Int64(bidx) * threads + Int64(tidx)
         experts = Int64(mAmax.shape[0])
         tables, consts, unit_map = _views(mWork, experts, units)
+        mixed = _mixed_list(mWork, experts, units)
         shared = _shared_offsets(cutlass.memory.SmemAllocator(), mOffsets, experts, threads)
         cute.arch.sync_threads()  # (the offsets, for the unit map's searches)
-        self.setup_job(mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units)
+        self.setup_job(
+            mAmax, tables, consts, unit_map, mixed, shared, job, groups_per_row, total, units
+        )
 
     @cute.jit
-    def setup_job(self, mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units):
-        """Setup job ``job``: a table entry (and an expert's constants), a unit's owner."""
+    def setup_job(
+        self, mAmax, tables, consts, unit_map, mixed, shared, job, groups_per_row, total, units
+    ):
+        """Setup job ``job``: a table entry (and an expert's constants and, with
+        ``mixed_first``, mixed-list entry), a unit's owner."""
         cfg = self.cfg
         experts = Int64(mAmax.shape[0])
         if job < experts * TABLE:  # table entry (e, byte), and expert e's constants
@@ -220,6 +216,9 @@ class GroupedPersistentKernel:
                 values = (gamax, s, _margin(cfg, gamax), s_dec)
                 for c in cutlass.range_constexpr(CONSTS):
                     consts[e, c] = values[c]
+                if cutlass.const_expr(self.mixed_first):
+                    unit = WARP * cfg.groups_per_thread
+                    mixed[e] = as_f32(_boundary_unit(shared, e, groups_per_row, total, unit))
         if job < units:  # unit `job`'s owner (mixed: -1 - its first expert), its constants
             unit = WARP * cfg.groups_per_thread
             first = job * unit
@@ -261,6 +260,11 @@ class GroupedPersistentKernel:
         u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
         cute.arch.sync_threads()
         cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
+        if cutlass.const_expr(self.mixed_first):
+            _mixed_units_first(
+                cfg, mX, mOffsets, mCodes, mScales, tables, consts,
+                _mixed_list(mWork, experts, units), units, total, groups_per_row, owner_of,
+            )  # fmt: skip
         owner, unit_consts = owner_of(u)
 
         while u < Int32(units):
@@ -273,100 +277,25 @@ class GroupedPersistentKernel:
                 )  # fmt: skip
                 owner, unit_consts = looked_up
             else:
-                u, (owner, unit_consts) = self.mixed_unit(
+                u, (owner, unit_consts) = _mixed_unit(
                     cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u,
-                    first_unit, stride, total, groups_per_row, owner_of,
+                    first_unit, stride, total, groups_per_row, owner_of, self.mixed_first,
                 )  # fmt: skip
 
 
 @cute.jit
-def _group_expert(mOffsets, tables, consts, first_expert, first_end, groups_per_row, t):
-    """``_expert`` of group ``t``'s row's expert, in a unit whose first expert's rows
-    end at ``first_end`` (searched only past them)."""
-    e = first_expert
-    row = t // groups_per_row
-    if row >= first_end:
-        e = expert_of_row(mOffsets, row)
-    return _expert(tables, consts, e)
-
-
-@cute.jit
-def _mixed_unit_ahead(
-    cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u, first_unit,
-    stride, total, groups_per_row, owner_of,
-):  # fmt: skip
-    """Unit ``u`` one group per lane and step, each under its row's expert (a unit whose
-    rows span experts, or the ragged last one). Its loads run a group ahead, as
-    ``run_unit``'s: group 0 is in ``buffers[0]`` already, each step issues the next
-    group's loads (the last step the next unit's first ones) before computing its own,
-    and the groups needing the exact path run after the steps. A run-time loop, so the
-    rare path's code stays one group long. Returns the next unit and its owner, as
-    ``run_unit``."""
+def _mixed_groups(cfg, mX, mOffsets, mCodes, mScales, tables, consts, u, owner, total,
+                  groups_per_row):  # fmt: skip
+    """Unit ``u``'s groups one per lane and step, each under its row's expert (``owner``:
+    the unit map's, ``-1 - e`` where the unit's rows span experts from ``e`` on)."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
-    following = draw_unit(counter, first_unit, stride)
     single = dataclasses.replace(cfg, undecided_inline=False)
-    first_expert = owner_of(u)[0]
+    first_expert = owner
     if first_expert < 0:
         first_expert = -1 - first_expert
     first_end = Int64(mOffsets[first_expert + 1])  # the first expert's rows end here
-
-    words = cute.make_rmem_tensor((cfg.words,), Uint32)
-    later = cute.make_rmem_tensor((cfg.words,), Uint32)
-    words.store(buffers[0].load())
-    flagged = Int32(0)  # bit k: group k needs the exact path
-    for k in cutlass.range(cfg.groups_per_thread, unroll=1):
-        if k + 1 < cfg.groups_per_thread:
-            load_group_into(cfg, mX, clamped_group(u, lane + (k + 1) * WARP, unit, total), later)
-        else:
-            load_unit_start(cfg, mX, following, buffers, total)
-        t = Int64(u) * unit + Int64(lane + k * WARP)
-        if t < total:
-            table, fast_consts, _ = _group_expert(
-                mOffsets, tables, consts, first_expert, first_end, groups_per_row, t
-            )
-            slow = fast_group(
-                single, words, t, True, fast_consts, 0, table, None, mX, mCodes, mScales
-            )
-            flagged = flagged | (slow << k)
-        words.store(later.load())
-    if flagged != 0:
-        for k in cutlass.range(cfg.groups_per_thread, unroll=1):
-            if (flagged >> k) & 1 != 0:
-                t = Int64(u) * unit + Int64(lane + k * WARP)
-                _, fast_consts, s_dec = _group_expert(
-                    mOffsets, tables, consts, first_expert, first_end, groups_per_row, t
-                )
-                exact_store(cfg, mX, mCodes, mScales, t, s_dec, fast_consts)
-    return following, owner_of(following)  # (looked up last: fewer live registers)
-
-
-@cute.jit
-def _mixed_unit(
-    cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u, first_unit,
-    stride, total, groups_per_row, owner_of, l2=False,
-):  # fmt: skip
-    """Unit ``u`` one group per lane and step, each under its row's expert (a unit whose
-    rows span experts, or the ragged last one); then the next unit's first loads.
-    ``l2``: lane 0 first asks L2 for the unit's bytes (one bulk prefetch), so the
-    steps' loads, each waited for before its group is computed, come from L2.
-    Returns the next unit and its owner, as ``run_unit``."""
-    tidx, _, _ = cute.arch.thread_idx()
-    lane = Int32(tidx) % WARP
-    unit = WARP * cfg.groups_per_thread
-    following = draw_unit(counter, first_unit, stride)
-    looked_up = owner_of(following)
-    single = dataclasses.replace(cfg, undecided_inline=False)
-    first_expert = owner_of(u)[0]
-    if first_expert < 0:
-        first_expert = -1 - first_expert
-    first_end = Int64(mOffsets[first_expert + 1])  # the first expert's rows end here
-    if cutlass.const_expr(l2):
-        start = Int64(u) * unit
-        groups = cutlass.min(total - start, Int64(unit))
-        nbytes = Int32(groups) * (cfg.words * 4)
-        prefetch_l2(Int32(lane == 0), group_address(cfg, mX, start), nbytes)
     for k in cutlass.range(cfg.groups_per_thread, unroll=1):
         t = Int64(u) * unit + Int64(lane + k * WARP)
         if t < total:
@@ -381,5 +310,58 @@ def _mixed_unit(
             )
             if slow != 0:
                 exact_store(cfg, mX, mCodes, mScales, t, s_dec, fast_consts)
+
+
+@cute.jit
+def _mixed_unit(
+    cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u, first_unit,
+    stride, total, groups_per_row, owner_of, skip_mixed=False,
+):  # fmt: skip
+    """Unit ``u`` through ``_mixed_groups`` (a unit whose rows span experts, or the
+    ragged last one; with ``skip_mixed`` the former are skipped: they ran first); then the
+    next unit's first loads. Returns the next unit and its owner, as ``run_unit``."""
+    following = draw_unit(counter, first_unit, stride)
+    looked_up = owner_of(following)
+    owner = owner_of(u)[0]
+    if cutlass.const_expr(skip_mixed):
+        if owner >= 0:
+            _mixed_groups(cfg, mX, mOffsets, mCodes, mScales, tables, consts, u, owner, total,
+                          groups_per_row)  # fmt: skip
+    else:
+        _mixed_groups(cfg, mX, mOffsets, mCodes, mScales, tables, consts, u, owner, total,
+                      groups_per_row)  # fmt: skip
     load_unit_start(cfg, mX, following, buffers, total)
     return following, looked_up
+
+
+@cute.jit
+def _mixed_units_first(cfg, mX, mOffsets, mCodes, mScales, tables, consts, mixed, units,
+                       total, groups_per_row, owner_of):  # fmt: skip
+    """``mixed_first``: the list's mixed units, one a warp in order over the grid's warps
+    (E at most, so a warp takes at most one where E <= the grid's warps)."""
+    tidx, _, _ = cute.arch.thread_idx()
+    bidx, _, _ = cute.arch.block_idx()
+    grid, _, _ = cute.arch.grid_dim()
+    warps = cfg.threads // WARP
+    first = Int32(bidx) * warps + Int32(tidx) // WARP
+    for i in cutlass.range(first, Int32(mixed.shape[0]), Int32(grid) * warps, unroll=1):
+        m = f32_bits(mixed[i])
+        if (m >= 0) & (m < Int32(units)):
+            _mixed_groups(cfg, mX, mOffsets, mCodes, mScales, tables, consts, m, owner_of(m)[0],
+                          total, groups_per_row)  # fmt: skip
+
+
+@cute.jit
+def _boundary_unit(offsets, e, groups_per_row, total, unit) -> Int32:
+    """The unit that expert ``e``'s first row starts strictly inside (a mixed unit), where
+    ``e`` is the first expert to start inside it; else -1. Every mixed unit is one
+    expert's so: its rows span experts, so some expert starts inside it."""
+    found = Int32(-1)
+    if e > 0:
+        start = Int64(offsets[e]) * groups_per_row
+        before = Int64(offsets[e - 1]) * groups_per_row
+        inside = (start > 0) & (start < total) & (start % unit != 0)
+        before_inside = (before > 0) & (before % unit != 0)
+        if inside & ~(before_inside & (before // unit == start // unit)):
+            found = Int32(start // unit)
+    return found

@@ -127,7 +127,7 @@ def test_persistent_choice_and_workspace_size():
     assert not uses_persistent("bfloat16", "1x16", MAX_EXPERTS + 1)
     assert units_of(32768, 7168) == 32768 * 448 // 128 and units_of(1, 16) == 1
     assert units_of(3, 16 * 129) == 4  # 387 groups: three whole units and a ragged one
-    assert workspace_floats(32768, 2048, 8) == 8 * (256 * 4 + 4 + 1) + 32768 * 4
+    assert workspace_floats(32768, 2048, 8) == 8 * (256 * 4 + 4) + 32768 * 4
     persistent = [k for k in quantize_variants("sm_90a") if k.persistent]
     assert len(persistent) == 16 and all(k.block == "1x16" and k.dtype != "float32"
                                          for k in persistent)  # fmt: skip
@@ -296,12 +296,10 @@ PERSISTENT_SPLITS = [
 ]
 
 
-# The persistent kernel's tunings and offsets dtype: the default (mixed units first), with
-# int64 and int32 offsets, and the mixed units where the unit loop meets them.
+# The persistent kernel's offsets dtypes (the default tuning).
 SETUPS = {
-    "mixed-first": ({}, "int64"),
-    "mixed-first-int32": ({}, "int32"),
-    "mixed-in-loop": ({"mixed_first": False}, "int32"),
+    "1-ahead": ({}, "int64"),
+    "1-ahead-int32": ({}, "int32"),
 }
 
 

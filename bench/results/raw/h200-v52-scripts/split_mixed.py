@@ -1,9 +1,10 @@
 """v52: whether the grouped persistent kernel's extra time on the skewed split is its mixed
 units (units whose rows span experts, run one group per lane and step with each group's
 load waited for), and how to run them. Call 2 (at adeabb7) compared ``serial`` (0.6.19),
-``l2`` (one bulk L2 prefetch of the unit first) and ``ahead`` (a group ahead); this
-version compares ``in loop`` (0.6.19's, ``mixed_first=False``) and ``first`` (the mixed
-units run first, one a warp). Splits: skewed (small experts last), the same with every
+``l2`` (one bulk L2 prefetch of the unit first) and ``ahead`` (a group ahead); call 3
+ran this version (at cec0ade): ``in loop`` (0.6.19's, ``mixed_first=False``) and
+``first`` (the mixed units run first, one a warp). Those tunings are removed since
+(``bench/NOTES.md`` v52), so the script runs only at those commits. Splits: skewed (small experts last), the same with every
 offset rounded down to an even row ("aligned": at 7168 columns a unit is 2/7 of a row
 and two rows hold 7 whole units, so no unit is mixed), reversed, even. 32768 x 7168 (two
 buffers) and 32768 x 2048 (one; a unit is a row, none mixed: the full units' speed),

@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.19"
+__version__ = "0.6.20"
 
 __all__ = [
     "AMAX_CACHE",

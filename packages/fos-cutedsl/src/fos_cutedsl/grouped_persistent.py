@@ -12,21 +12,17 @@ So two launches from one call, on the caller's stream:
    ``gamax[e]``) and constants ``(gamax, s, margin, s_dec)``, and for every
    unit (``persistent``'s 32 x ``groups_per_thread`` consecutive groups) the
    expert owning all its rows, or ``-1 - e`` where its rows span experts from
-   ``e`` on, and the list of those mixed units (at most E - 1; ``_boundary_unit``).
-   The offsets are searched in shared memory (``offsets.expert_of_row``).
-2. ``kernel``: first the mixed units, one a warp, one group per lane and step,
-   each group under its own row's expert (its loads and table reads wait in
-   turn; at the start other warps' streaming hides that, at the end it would
-   hold the kernel's last CTA). Then ``persistent``'s unit loop (``run_unit``)
-   with each unit's expert's constants and table, read through L1 from the
-   workspace, skipping the mixed units; the tensor's ragged last unit, if not
-   mixed, as a mixed one. The kernel is a programmatic dependent launch: its
-   CTAs start, and issue their first loads of x, while the setup finishes, and
-   wait for it (``griddepcontrol.wait``) before reading the workspace.
+   ``e`` on. The offsets are searched in shared memory (``offsets.expert_of_row``).
+2. ``kernel``: ``persistent``'s unit loop (``run_unit``) with the unit's
+   expert's constants and table, read through L1 from the workspace. A mixed
+   unit (at most E - 1) and the tensor's ragged last unit run one group per
+   lane and step, each group under its own row's expert. The kernel is a
+   programmatic dependent launch: its CTAs start, and issue their first loads
+   of x, while the setup finishes, and wait for it (``griddepcontrol.wait``)
+   before reading the workspace.
 
 The workspace is caller-owned float32 (``workspace_floats``): tables, then
-constants, then the unit map, then the mixed list (expert and unit indices as
-float32 bit patterns). Same
+constants, then the unit map (expert indices as float32 bit patterns). Same
 bits as the row-scaled grouped kernel: each slice under its expert's amax,
 group by group as SPEC says.
 """
@@ -65,10 +61,8 @@ def workspace_floats(
     rows: int, cols: int, experts: int, groups_per_thread: int = PERSISTENT_TUNING[0]
 ) -> int:
     """float32 elements of the workspace: E tables, E constants, the unit map (for a
-    kernel of ``groups_per_thread``: the default tuning's unless the caller's differs),
-    the mixed units' list (E)."""
-    units = units_of(rows, cols, groups_per_thread)
-    return experts * (TABLE * ENTRY + CONSTS + 1) + units * CONSTS
+    kernel of ``groups_per_thread``: the default tuning's unless the caller's differs)."""
+    return experts * (TABLE * ENTRY + CONSTS) + units_of(rows, cols, groups_per_thread) * CONSTS
 
 
 def _views(mWork: cute.Tensor, experts, units):
@@ -81,13 +75,6 @@ def _views(mWork: cute.Tensor, experts, units):
         consts_at + experts * CONSTS, cute.make_layout((units, CONSTS), stride=(CONSTS, 1))
     )
     return tables, consts, unit_map
-
-
-def _mixed_list(mWork: cute.Tensor, experts, units):
-    """The workspace's (E,) list of mixed units after the unit map (``_boundary_unit``'s,
-    as float32 bit patterns)."""
-    at = mWork.iterator + experts * (TABLE * ENTRY + CONSTS) + units * CONSTS
-    return cute.make_tensor(at, cute.make_layout((experts,)))
 
 
 def _expert_table(tables, e):
@@ -131,13 +118,9 @@ def _margin(cfg, gamax):
 class GroupedPersistentKernel:
     """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
-    def __init__(self, config: QuantizeConfig, mixed_first: bool = True):
-        """``mixed_first``: the units whose rows span experts run first, one a warp,
-        from a list the setup builds (``_boundary_unit``), and are skipped in turn;
-        else where the unit loop meets them."""
+    def __init__(self, config: QuantizeConfig):
         assert config.persistent and config.width == 16 and not config.fake
         self.cfg = config
-        self.mixed_first = mixed_first
 
     @cute.jit
     def __call__(
@@ -191,19 +174,13 @@ class GroupedPersistentKernel:
         job = Int64(bidx) * threads + Int64(tidx)
         experts = Int64(mAmax.shape[0])
         tables, consts, unit_map = _views(mWork, experts, units)
-        mixed = _mixed_list(mWork, experts, units)
         shared = _shared_offsets(cutlass.memory.SmemAllocator(), mOffsets, experts, threads)
         cute.arch.sync_threads()  # (the offsets, for the unit map's searches)
-        self.setup_job(
-            mAmax, tables, consts, unit_map, mixed, shared, job, groups_per_row, total, units
-        )
+        self.setup_job(mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units)
 
     @cute.jit
-    def setup_job(
-        self, mAmax, tables, consts, unit_map, mixed, shared, job, groups_per_row, total, units
-    ):
-        """Setup job ``job``: a table entry (and an expert's constants and, with
-        ``mixed_first``, mixed-list entry), a unit's owner."""
+    def setup_job(self, mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units):
+        """Setup job ``job``: a table entry (and an expert's constants), a unit's owner."""
         cfg = self.cfg
         experts = Int64(mAmax.shape[0])
         if job < experts * TABLE:  # table entry (e, byte), and expert e's constants
@@ -216,9 +193,6 @@ class GroupedPersistentKernel:
                 values = (gamax, s, _margin(cfg, gamax), s_dec)
                 for c in cutlass.range_constexpr(CONSTS):
                     consts[e, c] = values[c]
-                if cutlass.const_expr(self.mixed_first):
-                    unit = WARP * cfg.groups_per_thread
-                    mixed[e] = as_f32(_boundary_unit(shared, e, groups_per_row, total, unit))
         if job < units:  # unit `job`'s owner (mixed: -1 - its first expert), its constants
             unit = WARP * cfg.groups_per_thread
             first = job * unit
@@ -260,11 +234,6 @@ class GroupedPersistentKernel:
         u, first_unit, stride, full, buffers = start_units(cfg, mX, counter, total)
         cute.arch.sync_threads()
         cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
-        if cutlass.const_expr(self.mixed_first):
-            _mixed_units_first(
-                cfg, mX, mOffsets, mCodes, mScales, tables, consts,
-                _mixed_list(mWork, experts, units), units, total, groups_per_row, owner_of,
-            )  # fmt: skip
         owner, unit_consts = owner_of(u)
 
         while u < Int32(units):
@@ -279,20 +248,25 @@ class GroupedPersistentKernel:
             else:
                 u, (owner, unit_consts) = _mixed_unit(
                     cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u,
-                    first_unit, stride, total, groups_per_row, owner_of, self.mixed_first,
+                    first_unit, stride, total, groups_per_row, owner_of,
                 )  # fmt: skip
 
 
 @cute.jit
-def _mixed_groups(cfg, mX, mOffsets, mCodes, mScales, tables, consts, u, owner, total,
-                  groups_per_row):  # fmt: skip
-    """Unit ``u``'s groups one per lane and step, each under its row's expert (``owner``:
-    the unit map's, ``-1 - e`` where the unit's rows span experts from ``e`` on)."""
+def _mixed_unit(
+    cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u, first_unit,
+    stride, total, groups_per_row, owner_of,
+):  # fmt: skip
+    """Unit ``u`` one group per lane and step, each under its row's expert (a unit whose
+    rows span experts, or the ragged last one); then the next unit's first loads.
+    Returns the next unit and its owner, as ``run_unit``."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
+    following = draw_unit(counter, first_unit, stride)
+    looked_up = owner_of(following)
     single = dataclasses.replace(cfg, undecided_inline=False)
-    first_expert = owner
+    first_expert = owner_of(u)[0]
     if first_expert < 0:
         first_expert = -1 - first_expert
     first_end = Int64(mOffsets[first_expert + 1])  # the first expert's rows end here
@@ -310,58 +284,5 @@ def _mixed_groups(cfg, mX, mOffsets, mCodes, mScales, tables, consts, u, owner, 
             )
             if slow != 0:
                 exact_store(cfg, mX, mCodes, mScales, t, s_dec, fast_consts)
-
-
-@cute.jit
-def _mixed_unit(
-    cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u, first_unit,
-    stride, total, groups_per_row, owner_of, skip_mixed=False,
-):  # fmt: skip
-    """Unit ``u`` through ``_mixed_groups`` (a unit whose rows span experts, or the
-    ragged last one; with ``skip_mixed`` the former are skipped: they ran first); then the
-    next unit's first loads. Returns the next unit and its owner, as ``run_unit``."""
-    following = draw_unit(counter, first_unit, stride)
-    looked_up = owner_of(following)
-    owner = owner_of(u)[0]
-    if cutlass.const_expr(skip_mixed):
-        if owner >= 0:
-            _mixed_groups(cfg, mX, mOffsets, mCodes, mScales, tables, consts, u, owner, total,
-                          groups_per_row)  # fmt: skip
-    else:
-        _mixed_groups(cfg, mX, mOffsets, mCodes, mScales, tables, consts, u, owner, total,
-                      groups_per_row)  # fmt: skip
     load_unit_start(cfg, mX, following, buffers, total)
     return following, looked_up
-
-
-@cute.jit
-def _mixed_units_first(cfg, mX, mOffsets, mCodes, mScales, tables, consts, mixed, units,
-                       total, groups_per_row, owner_of):  # fmt: skip
-    """``mixed_first``: the list's mixed units, one a warp in order over the grid's warps
-    (E at most, so a warp takes at most one where E <= the grid's warps)."""
-    tidx, _, _ = cute.arch.thread_idx()
-    bidx, _, _ = cute.arch.block_idx()
-    grid, _, _ = cute.arch.grid_dim()
-    warps = cfg.threads // WARP
-    first = Int32(bidx) * warps + Int32(tidx) // WARP
-    for i in cutlass.range(first, Int32(mixed.shape[0]), Int32(grid) * warps, unroll=1):
-        m = f32_bits(mixed[i])
-        if (m >= 0) & (m < Int32(units)):
-            _mixed_groups(cfg, mX, mOffsets, mCodes, mScales, tables, consts, m, owner_of(m)[0],
-                          total, groups_per_row)  # fmt: skip
-
-
-@cute.jit
-def _boundary_unit(offsets, e, groups_per_row, total, unit) -> Int32:
-    """The unit that expert ``e``'s first row starts strictly inside (a mixed unit), where
-    ``e`` is the first expert to start inside it; else -1. Every mixed unit is one
-    expert's so: its rows span experts, so some expert starts inside it."""
-    found = Int32(-1)
-    if e > 0:
-        start = Int64(offsets[e]) * groups_per_row
-        before = Int64(offsets[e - 1]) * groups_per_row
-        inside = (start > 0) & (start < total) & (start % unit != 0)
-        before_inside = (before > 0) & (before % unit != 0)
-        if inside & ~(before_inside & (before // unit == start // unit)):
-            found = Int32(start // unit)
-    return found

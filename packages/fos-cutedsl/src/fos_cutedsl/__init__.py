@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.20"
+__version__ = "0.6.21"
 
 __all__ = [
     "AMAX_CACHE",

@@ -16,7 +16,9 @@ So two launches from one call, on the caller's stream:
 2. ``kernel``: ``persistent``'s unit loop (``run_unit``) with the unit's
    expert's constants and table, read through L1 from the workspace. A mixed
    unit (at most E - 1) and the tensor's ragged last unit run one group per
-   lane and step, each group under its own row's expert. The kernel is a
+   lane and step, each group under its own row's expert (``overlap_units``: where
+   its two experts each have a unit's groups, as two whole units instead, which
+   write some groups twice, the same bytes). The kernel is a
    programmatic dependent launch: its CTAs start, and issue their first loads
    of x, while the setup finishes, and wait for it (``griddepcontrol.wait``)
    before reading the workspace.

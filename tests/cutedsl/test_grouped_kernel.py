@@ -61,19 +61,16 @@ def test_quantize_variant_compiles_clean(dtype, block, err_mode, bound, offsets,
 
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 @pytest.mark.parametrize(
-    ("dtype", "err_mode", "offsets", "overlap"),
-    [("bfloat16", "mae", "int32", False), ("float16", "mse", "int64", False),
-     ("bfloat16", "mse", "int64", True)],
-)  # fmt: skip
-def test_persistent_variant_compiles_clean(dtype, err_mode, offsets, overlap, arch, tmp_path):
+    ("dtype", "err_mode", "offsets"), [("bfloat16", "mae", "int32"), ("float16", "mse", "int64")]
+)
+def test_persistent_variant_compiles_clean(dtype, err_mode, offsets, arch, tmp_path):
     """The persistent grouped kernel (with its setup launch) passes the same audit."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.check import audit_ptx
     from fos_cutedsl.grouped import GroupedQuantizeKey, compile_grouped_quantize
 
     key = GroupedQuantizeKey(dtype, "1x16", err_mode, 448, offsets, arch, True)
-    options = f"--keep-ptx --dump-dir {tmp_path}"
-    fn = compile_grouped_quantize(key, extra_options=options, overlap_units=overlap)
+    fn = compile_grouped_quantize(key, extra_options=f"--keep-ptx --dump-dir {tmp_path}")
     failures, counts = audit_ptx(fn.__ptx__, arch)
     assert failures == [], (failures, counts)
     assert counts["ld.v4"] > 0 and counts["shfl"] > 0, counts
@@ -112,7 +109,7 @@ def test_every_variant_is_registered_for_precompile():
 
 def test_persistent_choice_and_workspace_size():
     """The launcher's choice of the persistent grouped kernel, and its workspace: E tables
-    of 256 entries of 4 floats, E constants, 4 floats a unit of 128 groups and an expert."""
+    of 256 entries of 4 floats, E constants, 4 floats a unit of 128 groups."""
     pytest.importorskip("cutlass", reason="CuTe DSL (nvidia-cutlass-dsl) is not installed")
     from fos_cutedsl.grouped import (
         MAX_EXPERTS,
@@ -130,7 +127,7 @@ def test_persistent_choice_and_workspace_size():
     assert not uses_persistent("bfloat16", "1x16", MAX_EXPERTS + 1)
     assert units_of(32768, 7168) == 32768 * 448 // 128 and units_of(1, 16) == 1
     assert units_of(3, 16 * 129) == 4  # 387 groups: three whole units and a ragged one
-    assert workspace_floats(32768, 2048, 8) == 8 * (256 * 4 + 4) + (32768 + 8) * 4
+    assert workspace_floats(32768, 2048, 8) == 8 * (256 * 4 + 4) + 32768 * 4
     persistent = [k for k in quantize_variants("sm_90a") if k.persistent]
     assert len(persistent) == 16 and all(k.block == "1x16" and k.dtype != "float32"
                                          for k in persistent)  # fmt: skip
@@ -296,70 +293,13 @@ PERSISTENT_SPLITS = [
     (4097, 16, skewed(4097, 64, 6)),
     (96, 4096, [0, 96]),
     (2048, 1040, skewed(2048, 16, 7)),
-    (300, 7168, [0, 1, 3, 3, 150, 299, 300]),  # one-row experts; an expert ends each unit
 ]
 
 
-def overlap_plan(offsets: list[int], rows: int, cols: int, unit: int = 128):
-    """A host model of ``overlap_units``' unit map: for each of its U + E entries, the
-    groups it writes and the expert each is written under (None: its row's own)."""
-    per_row = cols // 16
-    total = rows * per_row
-    bounds = torch.tensor(offsets)
-
-    def expert(group):  # the last e with offsets[e] <= the group's row, in [0, E)
-        e = int(torch.searchsorted(bounds, group // per_row, right=True)) - 1
-        return min(max(e, 0), len(offsets) - 2)
-
-    start = [o * per_row for o in offsets]
-    plan = []
-    for first in range(0, total, unit):
-        last = min(first + unit, total) - 1
-        e, f = expert(first), expert(last)
-        end = start[e + 1]
-        if last < end and last - first + 1 == unit:
-            plan.append((range(first, first + unit), e))  # one expert's
-            continue
-        second = start[f] == end and start[f + 1] - start[f] >= unit
-        if end - start[e] >= unit and (f == e or second):
-            plan.append((range(end - unit, end), e))  # TAIL
-        else:
-            plan.append((range(first, last + 1), None))  # mixed
-    for e in range(len(offsets) - 1):
-        if start[e + 1] - start[e] >= unit and start[e] % unit != 0:
-            plan.append((range(start[e], start[e] + unit), e))  # HEAD
-    return plan, expert, total
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_overlap_units_write_every_group_under_its_expert(seed):
-    """``overlap_units``' unit map (modelled on the host): every group is written, and a
-    unit run under one expert's table holds only that expert's groups."""
-    gen = torch.Generator().manual_seed(seed)
-    cases = [(rows, cols, split) for rows, cols, split in PERSISTENT_SPLITS]
-    for _ in range(300):
-        rows = int(torch.randint(1, 600, (1,), generator=gen))
-        cols = 16 * int(torch.randint(1, 600, (1,), generator=gen))
-        experts = int(torch.randint(1, 40, (1,), generator=gen))
-        cuts = torch.randint(0, rows + 1, (experts - 1,), generator=gen).sort().values
-        cases.append((rows, cols, [0, *cuts.tolist(), rows]))
-    for rows, cols, split in cases:
-        plan, expert, total = overlap_plan(split, rows, cols)
-        covered = torch.zeros(total, dtype=torch.bool)
-        for groups, e in plan:
-            assert groups.start >= 0 and groups.stop <= total, (rows, cols, split)
-            if e is not None:
-                assert expert(groups.start) == e == expert(groups.stop - 1), (rows, cols, split)
-            covered[groups.start : groups.stop] = True
-        assert bool(covered.all()), (rows, cols, split)
-
-
-# The persistent kernel's offsets dtypes (the default tuning), and ``overlap_units``.
+# The persistent kernel's offsets dtypes (the default tuning).
 SETUPS = {
     "1-ahead": ({}, "int64"),
     "1-ahead-int32": ({}, "int32"),
-    "overlap": ({"overlap_units": True}, "int64"),
-    "overlap-int32": ({"overlap_units": True}, "int32"),
 }
 
 

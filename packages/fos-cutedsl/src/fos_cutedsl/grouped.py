@@ -164,17 +164,14 @@ def compile_grouped_quantize(key: GroupedQuantizeKey, extra_options: str = "", *
     ``per_cta_tables=True`` runs 1x16 on the per-tensor kernel with one scale table a
     CTA, for the expert of its first group (``rowwise``: the groups past that expert's
     rows take the exact path under their own amax). Not yet run on a GPU.
-    ``overlap_units=True`` (persistent): units spanning two experts run as whole units of
-    each (``GroupedPersistentKernel``). Not yet run on a GPU.
     """
     per_cta_tables = tuning.pop("per_cta_tables", False)
-    overlap_units = tuning.pop("overlap_units", False)
     if key.persistent:
         if not uses_persistent(key.dtype, key.block, 1):
             raise ValueError(f"persistent grouped quantize: 16-bit 1x16 only, not {key}")
         tuning = {"sms": key.sms, **tuning}
         cfg = QuantizeConfig(key.dtype, "1x16", key.err_mode, key.bound, False, **tuning)
-        kernel = GroupedPersistentKernel(cfg, overlap_units)
+        kernel = GroupedPersistentKernel(cfg)
     elif key.block == "16x16":
         tuning = {"groups_per_thread": 1, "persistent": False, **tuning}
         cfg = QuantizeConfig(key.dtype, "16x16", key.err_mode, key.bound, False, **tuning)

@@ -16,9 +16,7 @@ So two launches from one call, on the caller's stream:
 2. ``kernel``: ``persistent``'s unit loop (``run_unit``) with the unit's
    expert's constants and table, read through L1 from the workspace. A mixed
    unit (at most E - 1) and the tensor's ragged last unit run one group per
-   lane and step, each group under its own row's expert (``overlap_units``: where
-   its two experts each have a unit's groups, as two whole units instead, which
-   write some groups twice, the same bytes). The kernel is a
+   lane and step, each group under its own row's expert. The kernel is a
    programmatic dependent launch: its CTAs start, and issue their first loads
    of x, while the setup finishes, and wait for it (``griddepcontrol.wait``)
    before reading the workspace.
@@ -40,7 +38,7 @@ from cutlass import Float32, Int32, Int64
 
 from .choice import choice_margin, global_scale
 from .config import GROUP, PERSISTENT_TUNING, TABLE, QuantizeConfig, launch_bounds
-from .group import fast_group, load_group, load_group_into, scale_entry, scaled_margin
+from .group import fast_group, load_group, scale_entry, scaled_margin
 from .ieee import as_f32, div_rn, f32_bits
 from .offsets import expert_of_row
 from .persistent import WARP, draw_unit, exact_store, load_unit_start, run_unit, start_units
@@ -51,9 +49,6 @@ CONSTS = 4  # floats an expert's constants: (gamax, s, margin, s_dec)
 # the tables 4 MB); more take the row-scaled grouped kernel.
 MAX_EXPERTS = 1024
 SETUP_THREADS = 256
-# Overlapped units (``overlap_units``): unit map owners past an expert index. A TAIL unit is
-# expert e's last ``unit`` groups, a HEAD unit its first; SKIP has no groups.
-TAIL, HEAD, SKIP = 1 << 11, 1 << 12, -(1 << 30)
 
 
 def units_of(rows: int, cols: int, groups_per_thread: int = PERSISTENT_TUNING[0]) -> int:
@@ -66,10 +61,8 @@ def workspace_floats(
     rows: int, cols: int, experts: int, groups_per_thread: int = PERSISTENT_TUNING[0]
 ) -> int:
     """float32 elements of the workspace: E tables, E constants, the unit map (for a
-    kernel of ``groups_per_thread``: the default tuning's unless the caller's differs;
-    E entries more, which ``overlap_units`` takes)."""
-    units = units_of(rows, cols, groups_per_thread) + experts
-    return experts * (TABLE * ENTRY + CONSTS) + units * CONSTS
+    kernel of ``groups_per_thread``: the default tuning's unless the caller's differs)."""
+    return experts * (TABLE * ENTRY + CONSTS) + units_of(rows, cols, groups_per_thread) * CONSTS
 
 
 def _views(mWork: cute.Tensor, experts, units):
@@ -125,14 +118,9 @@ def _margin(cfg, gamax):
 class GroupedPersistentKernel:
     """Host launcher and device kernels for a persistent 16-bit 1x16 ``QuantizeConfig``."""
 
-    def __init__(self, config: QuantizeConfig, overlap_units: bool = False):
-        """``overlap_units``: a unit whose rows span experts runs, where each expert has a
-        unit's groups, as two whole units, the first expert's last and the second's first
-        (each overlapping the expert's other units, whose bytes it writes again, the
-        same), instead of one group per lane and step (``_mixed_unit``)."""
+    def __init__(self, config: QuantizeConfig):
         assert config.persistent and config.width == 16 and not config.fake
         self.cfg = config
-        self.overlap_units = overlap_units
 
     @cute.jit
     def __call__(
@@ -151,8 +139,7 @@ class GroupedPersistentKernel:
         total = Int64(mX.shape[0]) * groups_per_row
         units = (total + (unit - 1)) // unit
         experts = Int64(mAmax.shape[0])
-        map_units = units + experts if cutlass.const_expr(self.overlap_units) else units
-        jobs = _setup_jobs(experts, map_units)
+        jobs = _setup_jobs(experts, units)
         setup_grid = (jobs + (SETUP_THREADS - 1)) // SETUP_THREADS
         self.setup(mAmax, mOffsets, mWork, groups_per_row, total, units).launch(
             grid=[Int32(setup_grid), 1, 1],
@@ -160,8 +147,8 @@ class GroupedPersistentKernel:
             smem=(MAX_EXPERTS + 1) * 8 + 16,  # the offsets
             stream=stream,
         )
-        grid = Int32(cutlass.max(cutlass.min(map_units, Int64(cfg.sms)), Int64(1)))
-        self.kernel(mX, mOffsets, mCodes, mScales, mWork, groups_per_row, total, map_units).launch(
+        grid = Int32(cutlass.max(cutlass.min(units, Int64(cfg.sms)), Int64(1)))
+        self.kernel(mX, mOffsets, mCodes, mScales, mWork, groups_per_row, total, units).launch(
             grid=[grid, 1, 1],
             block=[cfg.threads, 1, 1],
             smem=32,  # the unit counter
@@ -186,8 +173,7 @@ class GroupedPersistentKernel:
         cute.arch.griddepcontrol_launch_dependents()  # (the kernel still waits for the end)
         job = Int64(bidx) * threads + Int64(tidx)
         experts = Int64(mAmax.shape[0])
-        map_units = units + experts if cutlass.const_expr(self.overlap_units) else units
-        tables, consts, unit_map = _views(mWork, experts, map_units)
+        tables, consts, unit_map = _views(mWork, experts, units)
         shared = _shared_offsets(cutlass.memory.SmemAllocator(), mOffsets, experts, threads)
         cute.arch.sync_threads()  # (the offsets, for the unit map's searches)
         self.setup_job(mAmax, tables, consts, unit_map, shared, job, groups_per_row, total, units)
@@ -207,56 +193,19 @@ class GroupedPersistentKernel:
                 values = (gamax, s, _margin(cfg, gamax), s_dec)
                 for c in cutlass.range_constexpr(CONSTS):
                     consts[e, c] = values[c]
-        unit = WARP * cfg.groups_per_thread
         if job < units:  # unit `job`'s owner (mixed: -1 - its first expert), its constants
+            unit = WARP * cfg.groups_per_thread
             first = job * unit
             last = cutlass.min(first + unit, total) - 1
             first_expert = expert_of_row(shared, first // groups_per_row)
             owner = first_expert
             if last // groups_per_row >= Int64(shared[first_expert + 1]):
                 owner = -1 - first_expert
-            if cutlass.const_expr(self.overlap_units):
-                owner = self.overlap_owner(shared, first_expert, first, last, groups_per_row)
-            self.unit_entry(mAmax, unit_map, job, owner, first_expert)
-        if cutlass.const_expr(self.overlap_units):  # noqa: SIM102 (DSL: own if)
-            if (job >= units) & (job < units + experts):  # expert e's first unit, or none
-                e = Int32(job - units)
-                start = Int64(shared[e]) * groups_per_row
-                size = Int64(shared[e + 1]) * groups_per_row - start
-                owner = Int32(SKIP)
-                if (size >= unit) & (start % unit != 0):
-                    owner = e + HEAD
-                self.unit_entry(mAmax, unit_map, job, owner, e)
-
-    @cute.jit
-    def overlap_owner(self, shared, first_expert, first, last, groups_per_row):
-        """``overlap_units``: a unit whose groups are not all one expert's (or run past the
-        tensor) is TAIL + e where its first expert e has a unit's groups and so has the
-        expert of its last group, if that is another, with none between (its HEAD unit
-        takes the rest); otherwise mixed, ``-1 - e``."""
-        unit = WARP * self.cfg.groups_per_thread
-        owner = first_expert
-        end = Int64(shared[first_expert + 1]) * groups_per_row
-        if (last >= end) | (first + unit - 1 > last):
-            owner = -1 - first_expert
-            last_expert = expert_of_row(shared, last // groups_per_row)
-            start = Int64(shared[first_expert]) * groups_per_row
-            next_start = Int64(shared[last_expert]) * groups_per_row
-            next_size = Int64(shared[last_expert + 1]) * groups_per_row - next_start
-            second = (next_start == end) & (next_size >= unit)
-            if (end - start >= unit) & ((last_expert == first_expert) | second):
-                owner = first_expert + TAIL
-        return owner
-
-    @cute.jit
-    def unit_entry(self, mAmax, unit_map, job, owner, first_expert):
-        """Unit map entry ``job``: the owner, and its first expert's ``fast_group`` constants."""
-        cfg = self.cfg
-        unit_gamax = mAmax[first_expert]
-        margin = _margin(cfg, unit_gamax)
-        values = (as_f32(owner), unit_gamax, global_scale(unit_gamax, Float32(cfg.d)), margin)
-        for c in cutlass.range_constexpr(CONSTS):
-            unit_map[job, c] = values[c]
+            unit_gamax = mAmax[first_expert]
+            margin = _margin(cfg, unit_gamax)
+            values = (as_f32(owner), unit_gamax, global_scale(unit_gamax, Float32(cfg.d)), margin)
+            for c in cutlass.range_constexpr(CONSTS):
+                unit_map[job, c] = values[c]
 
     @cute.kernel
     def kernel(
@@ -287,28 +236,8 @@ class GroupedPersistentKernel:
         cute.arch.griddepcontrol_wait()  # the setup's workspace, complete and visible
         owner, unit_consts = owner_of(u)
 
-        unit = WARP * cfg.groups_per_thread
         while u < Int32(units):
-            if cutlass.const_expr(self.overlap_units):
-                if owner >= 0:  # a whole unit of one expert: at u, or its TAIL or HEAD
-                    e, base = owner, Int64(u) * unit
-                    if owner >= TAIL:
-                        e = owner & (TAIL - 1)
-                        base = Int64(mOffsets[e]) * groups_per_row
-                        if owner < HEAD:
-                            base = Int64(mOffsets[e + 1]) * groups_per_row - unit
-                        _load_from(cfg, mX, base, buffers, total)  # (not at u: again)
-                    u, looked_up = run_unit(
-                        cfg, mX, mCodes, mScales, _expert_table(tables, e), counter, buffers,
-                        unit_consts, consts[e, 3], u, first_unit, stride, total, owner_of, base,
-                    )  # fmt: skip
-                    owner, unit_consts = looked_up
-                else:
-                    u, (owner, unit_consts) = _mixed_unit(
-                        cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u,
-                        first_unit, stride, total, groups_per_row, owner_of, owner == SKIP,
-                    )  # fmt: skip
-            elif (owner >= 0) & (u < full):
+            if (owner >= 0) & (u < full):
                 table = _expert_table(tables, owner)
                 s_dec = consts[owner, 3]  # (the exact path's)
                 u, looked_up = run_unit(
@@ -326,11 +255,11 @@ class GroupedPersistentKernel:
 @cute.jit
 def _mixed_unit(
     cfg, mX, mOffsets, mCodes, mScales, tables, consts, counter, buffers, u, first_unit,
-    stride, total, groups_per_row, owner_of, skip=None,
+    stride, total, groups_per_row, owner_of,
 ):  # fmt: skip
     """Unit ``u`` one group per lane and step, each under its row's expert (a unit whose
-    rows span experts, or the ragged last one; none where ``skip``); then the next
-    unit's first loads. Returns the next unit and its owner, as ``run_unit``."""
+    rows span experts, or the ragged last one); then the next unit's first loads.
+    Returns the next unit and its owner, as ``run_unit``."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
@@ -340,14 +269,10 @@ def _mixed_unit(
     first_expert = owner_of(u)[0]
     if first_expert < 0:
         first_expert = -1 - first_expert
-    end = total
-    if cutlass.const_expr(skip is not None):  # noqa: SIM102 (DSL: own if)
-        if skip:
-            first_expert, end = Int32(0), Int64(0)
     first_end = Int64(mOffsets[first_expert + 1])  # the first expert's rows end here
     for k in cutlass.range(cfg.groups_per_thread, unroll=1):
         t = Int64(u) * unit + Int64(lane + k * WARP)
-        if t < end:
+        if t < total:
             row = t // groups_per_row
             e = first_expert
             if row >= first_end:
@@ -361,13 +286,3 @@ def _mixed_unit(
                 exact_store(cfg, mX, mCodes, mScales, t, s_dec, fast_consts)
     load_unit_start(cfg, mX, following, buffers, total)
     return following, looked_up
-
-
-def _load_from(cfg, mX, base, buffers, total):
-    """Issue the loads of the lane's first ``len(buffers)`` groups of the unit at group
-    ``base`` (clamped to the tensor's last group, as ``load_unit_start``)."""
-    tidx, _, _ = cute.arch.thread_idx()
-    lane = Int32(tidx) % WARP
-    for j in range(len(buffers)):
-        t = cutlass.min(base + Int64(lane + j * WARP), total - 1)
-        load_group_into(cfg, mX, t, buffers[j])

@@ -145,19 +145,18 @@ def draw_unit(counter, first_unit, stride):
 @cute.jit
 def run_unit(
     cfg, mX, mCodes, mScales, table, counter, buffers, consts, s_dec, u, first_unit,
-    stride, total, lookup=None, base=None,
+    stride, total, lookup=None,
 ):  # fmt: skip
     """Warp's unit ``u``: draws the next unit, runs this one's groups (the next one's
     first loads into ``buffers`` during the last steps) and returns the next unit (and,
-    with ``lookup``, ``lookup(next unit)``, issued before this unit's groups).
-    ``base``: the unit's first group (Int64) where it is not ``u * unit``."""
+    with ``lookup``, ``lookup(next unit)``, issued before this unit's groups)."""
     tidx, _, _ = cute.arch.thread_idx()
     lane = Int32(tidx) % WARP
     unit = WARP * cfg.groups_per_thread
     depth = min(cfg.prefetch, cfg.groups_per_thread)
     following = draw_unit(counter, first_unit, stride)
     looked_up = lookup(following) if lookup is not None else None
-    first = (Int64(u) * unit if base is None else base) + Int64(lane)
+    first = Int64(u) * unit + Int64(lane)
     ahead = [(buffers[j], (first + j * WARP, None, True)) for j in range(depth)]
     flagged = Int32(0)  # bit k: group k needs the exact path
     for k in cutlass.range_constexpr(cfg.groups_per_thread):

@@ -189,8 +189,8 @@ def exact_value(r: torch.Tensor, f: torch.Tensor, gamax: torch.Tensor, d: float)
     return ((r * f) * gamax) / torch.tensor(d, dtype=F32)
 
 
-CHOICE_RELATIVE = 2.0**-16
-CHOICE_ABSOLUTE = {"mae": 2.0**-13, "mse": 2.0**-12}
+CHOICE_RELATIVE = {"mae": 2.0**-16, "mse": 2.0**-15}
+CHOICE_ABSOLUTE = {"mae": 2.0**-13, "mse": 2.0**-15}
 
 
 def bounded_choice(
@@ -243,7 +243,7 @@ def bounded_choice(
     ok = (g >= d * 2.0**-126) & (g <= 3.4028234663852886e38)
     margin = torch.tensor(absolute if bool(ok) else float("nan"), dtype=F32)
     (p4, p6), (y4, y6) = ps, ys
-    m = (p4 + p6) * torch.tensor(CHOICE_RELATIVE, dtype=F32) + (y4 + y6) * margin
+    m = (p4 + p6) * torch.tensor(CHOICE_RELATIVE[err_mode], dtype=F32) + (y4 + y6) * margin
     delta = p6 - p4
     pick4 = delta > m
     decided = pick4 | (delta < -m) | (f4 == f6)

@@ -20,6 +20,7 @@ import pytest
 import torch
 
 import fos_reference
+from fos_cutedsl import config
 
 F32 = torch.float32
 THRESHOLDS = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0)
@@ -287,17 +288,17 @@ def _spec_pick4(groups: torch.Tensor, gamax: float, d: float, err_mode: str) -> 
     )[2].reshape(-1)
 
 
-def _near_tie_groups(gen, n, gamax, d, err_mode) -> torch.Tensor:
+def _near_tie_groups(gen, n, gamax, d, err_mode, base=None) -> torch.Tensor:
     """Groups within a few thousand ulps of one element of a flip of SPEC's choice.
 
-    Element 0 of each random group sweeps (0.01, 3]; where SPEC's choice flips
-    between two grid points, bisection on the bit pattern finds the two
+    Element 0 of each random group (``base``, else normals) sweeps (0.01, 3]; where
+    SPEC's choice flips between two grid points, bisection on the bit pattern finds the two
     adjacent floats it flips between, and the group is copied with element 0
     at every 16th float from 4096 below to 4096 above. There ``err4 - err6``
     crosses zero, so the copies span undecided ones and decided ones just
     outside the margin, where a wrong bound would show.
     """
-    base = torch.randn(n, 16, generator=gen)
+    base = torch.randn(n, 16, generator=gen) if base is None else base
     grid = torch.linspace(0.01, 3.0, 257)
     sweep = base.repeat_interleave(grid.numel(), dim=0)
     sweep[:, 0] = grid.repeat(n)
@@ -368,7 +369,10 @@ def test_bounded_choice_is_spec_choice_where_decided(err_mode, block, lane_eleme
     16x16 with 8 (16-bit) and 4 (float32) elements a lane: ``tile``'s sum orders.
     """
     gen = torch.Generator().manual_seed(7)
-    near = _near_tie_groups(gen, 256, 4.0, 1536.0, err_mode)
+    near = torch.cat([
+        _near_tie_groups(gen, 256, 4.0, 1536.0, err_mode),
+        _near_tie_groups(gen, 256, 4.0, 1536.0, err_mode, _large_error_groups(gen, 256)),
+    ])  # fmt: skip
     outliers = _outlier_channels(gen, 256, 2048)
     if block == "16x16":  # each group on all 16 rows of its tile: the tile is as near a flip
         near = near.unsqueeze(0).expand(16, -1, -1).reshape(16, -1)
@@ -393,6 +397,76 @@ def test_bounded_choice_is_spec_choice_where_decided(err_mode, block, lane_eleme
     if block == "1x16":  # the outlier groups' ties: most of what the bound leaves open
         decided = fm.bounded_choice(outliers, float(outliers.abs().max()), 1536.0, err_mode, block)
         assert (1 - decided[1].float().mean()) < 0.3 * 0.016
+
+
+# ``choice.choose_by_bound``'s proven distance from SPEC's error to the fast one, per
+# 1x16 group: relative (of p) and absolute (of the bound scale y, mse y^2), before slack.
+PROVEN_BOUND = {"mae": (44 * 2.0**-24, 816 * 2.0**-24), "mse": (250 * 2.0**-24, 204 * 2.0**-24)}
+
+
+def _candidate_errors(x: torch.Tensor, gamax: float, d: float, err_mode: str):
+    """Per 1x16 group of ``x`` (n, 16) and candidate: (SPEC's error, the fast ``p``, its
+    bound scale), for groups inside the fast path's model."""
+    g, dd = torch.tensor(gamax, dtype=F32), torch.tensor(d, dtype=F32)
+    s_dec = torch.tensor(1.0, dtype=F32) / (dd / g)
+    ax = x.float().abs()
+    base = fm.div6(ax.amax(dim=1)) * (dd / g)
+    big = torch.tensor(448.0, dtype=F32)
+    for f in (torch.fmin(base * 1.5, big), torch.fmin(base, big)):
+        f = f.to(torch.float8_e4m3fn).float()
+        y = f * s_dec
+        m = ax * (torch.tensor(1.0, dtype=F32) / y)[:, None]
+        r = fm.round_e2m1(m)
+        e = fm.fast_term(r[:, 0] - m[:, 0], None, err_mode)
+        spec_d = fm.exact_value(r, f[:, None], g, d) - ax
+        spec = spec_d[:, 0].abs() if err_mode == "mae" else spec_d[:, 0] * spec_d[:, 0]
+        for i in range(1, 16):
+            e = fm.fast_term(r[:, i] - m[:, i], e, err_mode)
+            spec = spec + (spec_d[:, i].abs() if err_mode == "mae" else spec_d[:, i] * spec_d[:, i])
+        yb = y if err_mode == "mae" else y * y
+        inside = (m.amax(dim=1) < 7) & (y > 0)
+        yield spec[inside], (e * yb)[inside], yb[inside]
+
+
+@pytest.mark.parametrize("err_mode", ["mae", "mse"])
+def test_fast_error_within_proven_bound(err_mode):
+    """SPEC's error of each candidate lies within ``choose_by_bound``'s proven distance of
+    the fast one (before the margins' slack), on normals and on groups of large errors."""
+    gen = torch.Generator().manual_seed(11)
+    relative, absolute = PROVEN_BOUND[err_mode]
+    worst = 0.0
+    for x, gamax, d in (
+        (torch.randn(100000, 16, generator=gen), 5.0, 2688.0),
+        (torch.randn(100000, 16, generator=gen), 4.5, 1536.0),
+        (_large_error_groups(gen, 100000), 3.0, 1536.0),
+        (_large_error_groups(gen, 100000), 3.1, 2688.0),
+    ):
+        for spec, p, yb in _candidate_errors(x, gamax, d, err_mode):
+            worst = max(worst, float(((spec - p).abs() / (relative * p + absolute * yb)).max()))
+    assert worst <= 1.0, f"SPEC's error is {worst:.2f} times the proven bound from the fast one"
+
+
+@pytest.mark.parametrize("err_mode", ["mae", "mse"])
+def test_margins_keep_slack_over_the_bound(err_mode):
+    """The kernels' margins (and the model's) are at least twice the proven bound."""
+    relative, absolute = PROVEN_BOUND[err_mode]
+    for margins in ((config.CHOICE_RELATIVE, config.CHOICE_ABSOLUTE),
+                    (fm.CHOICE_RELATIVE, fm.CHOICE_ABSOLUTE)):  # fmt: skip
+        assert margins[0][err_mode] >= 2 * relative
+        assert margins[1][err_mode] >= 2 * absolute
+        assert margins == (config.CHOICE_RELATIVE, config.CHOICE_ABSOLUTE)
+
+
+def _large_error_groups(gen, n) -> torch.Tensor:
+    """Groups whose elements sit near E2M1 ties of both candidates (amax 3, element 1),
+    so each ``|r - m|`` is large: where mse's cross terms ``2 d eps`` are largest."""
+    ties = torch.tensor([0.4375, 0.625, 0.8333, 0.875, 0.9167])  # of the amax: m4 or m6 ties
+    pick = torch.randint(0, ties.numel(), (n, 16), generator=gen)
+    jitter = 1 + 2.0**-10 * torch.randn(n, 16, generator=gen)
+    sign = torch.where(torch.rand(n, 16, generator=gen) < 0.5, -1.0, 1.0)
+    base = 3.0 * ties[pick] * jitter * sign
+    base[:, 1] = 3.0
+    return base
 
 
 def _outlier_channels(gen, rows, cols) -> torch.Tensor:

@@ -88,7 +88,7 @@ KERNELS = frozenset(
     }
 )
 
-__version__ = "0.6.22"
+__version__ = "0.6.23"
 
 __all__ = [
     "AMAX_CACHE",

@@ -21,7 +21,8 @@ from cutlass import Float32, Int32
 from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
-from .config import CHOICE_ABSOLUTE as CHOICE_ABSOLUTE  # re-exported: the absolute margin
+from .config import CHOICE_ABSOLUTE as CHOICE_ABSOLUTE  # re-exported: the margins
+from .config import CHOICE_RELATIVE as CHOICE_RELATIVE
 from .e2m1 import DIV_D_FMA_TAG
 from .ieee import _asm, _f, _f32_hex, _i, abs_f32, add_rn, mul_rn
 
@@ -47,10 +48,6 @@ def global_scale(gamax, d, *, loc=None, ip=None) -> Float32:
 BOUND_FMA_TAG = "// fos: bound fma"
 # Marks the mse fast path's error-sum fma (``add_square``; ``check`` allows this shape).
 ERROR_FMA_TAG = "// fos: error fma"
-# choose_by_bound's relative margin (the absolute one is config.CHOICE_ABSOLUTE).
-
-
-CHOICE_RELATIVE = 2.0**-16
 
 
 @dsl_user_op
@@ -85,29 +82,39 @@ def bound_scale(y, square: bool, *, loc=None, ip=None) -> Float32:
 
 
 @dsl_user_op
-def choose_by_bound(p4, p6, y4, y6, margin, *, loc=None, ip=None) -> tuple[Int32, Int32]:
+def choose_by_bound(
+    p4, p6, y4, y6, margin, relative: float, *, loc=None, ip=None
+) -> tuple[Int32, Int32]:
     """SPEC step 8's choice from approximate errors where a bound decides it: (pick4 mask, decided).
 
     ``p_k = RN(e_k y_k)`` with ``e_k`` the float32 sum of ``|RN(r_i - m_i)|``
     (mae; for mse ``d d``, each term fused into its add: ``add_square``) in the
-    candidate's own units ``m = RN(|x| inv)``.
+    candidate's own units ``m = RN(|x| inv)``; for mse ``y_k`` stands for ``RN(y y)``.
     Since ``inv y = 1`` and ``f g inv / D = 1`` within a few ulps (``s``,
     ``s_dec``, ``y``, ``inv`` normal: ``choice_margin``, ``bound_scale`` and the
-    fast-ok flag), ``inv |V_i - |x_i|| = |r_i - m_i| + eps_i`` with
-    ``|eps_i| <= 7u r_i + u m_i <= 50u`` (``u = 2^-24``; ``r <= 6``, ``m < 7``),
-    so SPEC's error is ``p_k (1 +- 44u) +- 1.02 * 16 * 50u * y_k`` (mse:
-    ``16 * 2 * 50u`` since ``|r - m| <= 1``; a 16x16 tile 16 times that). The
-    choice is decided when ``|p6 - p4| > 2^-16 (p4 + p6) + margin (y4 + y6)``,
-    with ``margin`` about 2.5 times the absolute bound, and is then SPEC's:
-    ``pick4`` exactly when ``p6 - p4`` exceeds it. NaN or Inf anywhere leaves it
-    undecided. ``tests/cutedsl/test_fast_algebra.py`` checks the decided
-    choices against SPEC's on near-tie groups.
+    fast-ok flag), ``inv |V_i - |x_i|| = |d_i + eps_i|`` with ``d_i = r_i - m_i``
+    and ``|eps_i| <= 7u r_i + u m_i <= 50u`` (``u = 2^-24``; ``r <= 6``, ``m < 7``).
+
+    - mae: SPEC's error is ``p_k (1 +- 44u) +- 1.02 * n * 50u * y_k`` over the
+      ``n`` elements (16; a 16x16 tile 256).
+    - mse: ``(d + eps)^2 = d^2 + 2 d eps + eps^2``, and by Cauchy-Schwarz
+      ``|sum 2 d_i eps_i| <= 100u sqrt(n S) <= 50u sqrt(n / c) (S + c)`` with
+      ``S = sum d_i^2``, for any ``c > 0`` (``sqrt(S) <= (S + c) / (2 sqrt(c))``); with
+      ``c = n / 16`` that is ``200u S + 12.5u n``. So SPEC's error is ``p_k (1 +- 250u)
+      +- 1.02 * 12.5u * n * y_k`` (the ``eps^2`` terms are below ``10^-5 u`` each).
+
+    The choice is decided when ``|p6 - p4| > relative (p4 + p6) + margin (y4 + y6)``
+    (``config.CHOICE_RELATIVE``, ``CHOICE_ABSOLUTE``: 2^-16 and 2^-13 a group for mae,
+    2^-15 and 2^-15 for mse, a tile 16 times the absolute one; each at least twice
+    its bound) and is then SPEC's: ``pick4`` exactly when ``p6 - p4`` exceeds it. NaN
+    or Inf anywhere leaves it undecided. ``tests/cutedsl/test_fast_algebra.py`` checks
+    the decided choices against SPEC's on near-tie groups.
     """
     text = (
         "{ .reg .f32 s, dl, yy, m, nm; .reg .pred a, b;"
         " add.rn.f32 s, $2, $3; sub.rn.f32 dl, $3, $2; add.rn.f32 yy, $4, $5;"
         " mul.rn.f32 yy, yy, $6;"
-        f" fma.rn.f32 m, s, 0f{_f32_hex(CHOICE_RELATIVE)}, yy; {BOUND_FMA_TAG}\n neg.f32 nm, m;"
+        f" fma.rn.f32 m, s, 0f{_f32_hex(relative)}, yy; {BOUND_FMA_TAG}\n neg.f32 nm, m;"
         " setp.gt.f32 a, dl, m; setp.lt.f32 b, dl, nm;"
         " selp.s32 $0, -1, 0, a; or.pred a, a, b; selp.u32 $1, 1, 0, a; }"
     )

@@ -25,8 +25,11 @@ ROW_BYTES = 128  # ``row_tables``: the scale bytes of a non-negative amax (0x7F:
 # ``e4m3_codes``: the fast path works on m * 2^-6, whose on-grid values as E4M3 bytes are
 # the E2M1 codes shifted left by 2 (``e2m1.grid_code_bytes``).
 CODE_SCALE = 2.0**-6
-# ``choice.choose_by_bound``'s absolute margin per 1x16 group, in units of m.
-CHOICE_ABSOLUTE = {"mae": 2.0**-13, "mse": 2.0**-12}
+# ``choice.choose_by_bound``'s margins: relative, of the two errors' sum, and absolute, per
+# 1x16 group in units of m (mse: m^2); each at least twice its proven bound
+# (``choice.choose_by_bound``).
+CHOICE_RELATIVE = {"mae": 2.0**-16, "mse": 2.0**-15}
+CHOICE_ABSOLUTE = {"mae": 2.0**-13, "mse": 2.0**-15}
 _WIDTHS = {"bfloat16": 16, "float16": 16, "float32": 32}  # bits per element
 _ELEMENTS = {"bfloat16": "BFloat16", "float16": "Float16", "float32": "Float32"}  # cutlass types
 
@@ -204,6 +207,11 @@ class QuantizeConfig:
             raise ValueError("ptxas_opt: 1, 2 or 3")
         if self.block == "16x16" and self.threads != 256 and not self.persistent:
             raise ValueError("16x16: 256 threads (one strip per warp, 8 warps)")
+
+    @property
+    def choice_relative(self) -> float:
+        """``choose_by_bound``'s relative margin."""
+        return CHOICE_RELATIVE[self.err_mode]
 
     @property
     def choice_margin(self) -> float:

@@ -337,7 +337,7 @@ def fast_group(
     err4, err6 = mul_rn(e4, y4), mul_rn(e6, y6)
 
     # ---- step 8: the choice, from the approximate errors where a bound decides
-    pick4, decided = choose_by_bound(err4, err6, y4, y6, margin)
+    pick4, decided = choose_by_bound(err4, err6, y4, y6, margin, cfg.choice_relative)
     same = (byte4 ^ pair) & 0xFF  # 0: one scale byte, so one candidate
     signs = _sign_nibbles(cfg, words)  # the last use of the group's words
     undecided = Int32(decided == 0) & Int32(same != 0)

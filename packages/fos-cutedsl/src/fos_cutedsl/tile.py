@@ -219,7 +219,7 @@ def fast_unit(cfg, lanes, stage, k, words, s, margin, table):
     err6 = mul_rn(tile_sum(cfg, fold_rows(rows6)), y6)
 
     # ---- step 8: the choice where the bound decides it, codes with signs, store
-    pick4, decided = choose_by_bound(err4, err6, y4, y6, margin)
+    pick4, decided = choose_by_bound(err4, err6, y4, y6, margin, cfg.choice_relative)
     codes = [
         with_signs(select_codes(cfg, pick4, codes4[w], codes6[w]), signs[w])
         for w in range(len(signs))

@@ -400,48 +400,70 @@ def test_bounded_choice_is_spec_choice_where_decided(err_mode, block, lane_eleme
 
 
 # ``choice.choose_by_bound``'s proven distance from SPEC's error to the fast one, per
-# 1x16 group: relative (of p) and absolute (of the bound scale y, mse y^2), before slack.
+# 1x16 group: relative (of p) and absolute (of the bound scale y, mse y^2), before slack;
+# a 16x16 tile's absolute one is 16 times as large.
 PROVEN_BOUND = {"mae": (44 * 2.0**-24, 816 * 2.0**-24), "mse": (250 * 2.0**-24, 204 * 2.0**-24)}
 
 
-def _candidate_errors(x: torch.Tensor, gamax: float, d: float, err_mode: str):
-    """Per 1x16 group of ``x`` (n, 16) and candidate: (SPEC's error, the fast ``p``, its
-    bound scale), for groups inside the fast path's model."""
+def _spec_sum(terms: torch.Tensor) -> torch.Tensor:
+    """SPEC step 6's in-order float32 sum over the last dimension."""
+    total = terms[..., 0]
+    for i in range(1, terms.shape[-1]):
+        total = total + terms[..., i]
+    return total
+
+
+def _candidate_errors(x, gamax: float, d: float, err_mode: str, block: str, lanes: int = 8):
+    """Per group (1x16) or tile (16x16) of ``x`` (R, C) and candidate: (SPEC's error, the
+    fast ``p``, its bound scale), for those inside the fast path's model."""
     g, dd = torch.tensor(gamax, dtype=F32), torch.tensor(d, dtype=F32)
     s_dec = torch.tensor(1.0, dtype=F32) / (dd / g)
-    ax = x.float().abs()
-    base = fm.div6(ax.amax(dim=1)) * (dd / g)
+    rows, cols = x.shape
+    ax = x.float().abs().reshape(rows, cols // 16, 16)
+    a = ax.amax(dim=2)
+    if block == "16x16":
+        a = a.reshape(rows // 16, 16, -1).amax(dim=1).repeat_interleave(16, dim=0)
+    base = fm.div6(a) * (dd / g)
     big = torch.tensor(448.0, dtype=F32)
     for f in (torch.fmin(base * 1.5, big), torch.fmin(base, big)):
         f = f.to(torch.float8_e4m3fn).float()
         y = f * s_dec
-        m = ax * (torch.tensor(1.0, dtype=F32) / y)[:, None]
+        m = ax * (torch.tensor(1.0, dtype=F32) / y).unsqueeze(2)
         r = fm.round_e2m1(m)
-        e = fm.fast_term(r[:, 0] - m[:, 0], None, err_mode)
-        spec_d = fm.exact_value(r, f[:, None], g, d) - ax
-        spec = spec_d[:, 0].abs() if err_mode == "mae" else spec_d[:, 0] * spec_d[:, 0]
-        for i in range(1, 16):
-            e = fm.fast_term(r[:, i] - m[:, i], e, err_mode)
-            spec = spec + (spec_d[:, i].abs() if err_mode == "mae" else spec_d[:, i] * spec_d[:, i])
+        spec_d = fm.exact_value(r, f.unsqueeze(2), g, d) - ax
+        spec = _spec_sum(spec_d.abs() if err_mode == "mae" else spec_d * spec_d)
         yb = y if err_mode == "mae" else y * y
-        inside = (m.amax(dim=1) < 7) & (y > 0)
+        inside = (m.amax(dim=2) < 7) & (y > 0)
+        if block == "16x16":
+            e = fm.tile_error_sum(r - m, lanes, err_mode)[::16]
+            folded = spec.reshape(rows // 16, 16, -1)
+            for half in (8, 4, 2, 1):  # SPEC step 7
+                folded = folded[:, :half] + folded[:, half : 2 * half]
+            spec, yb, y = folded[:, 0], yb[::16], y[::16]
+            inside = inside.reshape(rows // 16, 16, -1).all(dim=1)
+        else:
+            e = fm.fast_term(r[..., 0] - m[..., 0], None, err_mode)
+            for i in range(1, 16):
+                e = fm.fast_term(r[..., i] - m[..., i], e, err_mode)
         yield spec[inside], (e * yb)[inside], yb[inside]
 
 
 @pytest.mark.parametrize("err_mode", ["mae", "mse"])
-def test_fast_error_within_proven_bound(err_mode):
+@pytest.mark.parametrize(("block", "lanes"), [("1x16", 8), ("16x16", 8), ("16x16", 4)])
+def test_fast_error_within_proven_bound(err_mode, block, lanes):
     """SPEC's error of each candidate lies within ``choose_by_bound``'s proven distance of
     the fast one (before the margins' slack), on normals and on groups of large errors."""
     gen = torch.Generator().manual_seed(11)
     relative, absolute = PROVEN_BOUND[err_mode]
+    absolute *= 16 if block == "16x16" else 1
     worst = 0.0
     for x, gamax, d in (
-        (torch.randn(100000, 16, generator=gen), 5.0, 2688.0),
-        (torch.randn(100000, 16, generator=gen), 4.5, 1536.0),
-        (_large_error_groups(gen, 100000), 3.0, 1536.0),
-        (_large_error_groups(gen, 100000), 3.1, 2688.0),
+        (torch.randn(1024, 1024, generator=gen), 5.0, 2688.0),
+        (torch.randn(1024, 1024, generator=gen), 4.5, 1536.0),
+        (_large_error_groups(gen, 65536).reshape(1024, 1024), 3.0, 1536.0),
+        (_large_error_groups(gen, 65536).reshape(1024, 1024), 3.1, 2688.0),
     ):
-        for spec, p, yb in _candidate_errors(x, gamax, d, err_mode):
+        for spec, p, yb in _candidate_errors(x, gamax, d, err_mode, block, lanes):
             worst = max(worst, float(((spec - p).abs() / (relative * p + absolute * yb)).max()))
     assert worst <= 1.0, f"SPEC's error is {worst:.2f} times the proven bound from the fast one"
 

@@ -52,10 +52,11 @@ def test_the_pinned_fma_shapes_pass():
 
 
 def test_the_bound_fma_passes():
-    bound = "fma.rn.f32 m, s, 0f37800000, yy; // fos: bound fma\n"
-    failures, counts = audit_ptx(GOOD + bound, "sm_90a")
-    assert failures == [] and counts["bound fma"] == 1
-    other = bound.replace("0f37800000", "0f38000000")  # another constant: not the bound
+    for relative in ("0f37800000", "0f38000000"):  # 2^-16 (mae), 2^-15 (mse)
+        bound = f"fma.rn.f32 m, s, {relative}, yy; // fos: bound fma\n"
+        failures, counts = audit_ptx(GOOD + bound, "sm_90a")
+        assert failures == [] and counts["bound fma"] == 1
+    other = bound.replace("0f38000000", "0f38800000")  # another constant: not the bound
     assert any("forbidden fma" in f for f in audit_ptx(GOOD + other, "sm_90a")[0])
 
 

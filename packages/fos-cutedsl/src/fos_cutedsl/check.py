@@ -31,12 +31,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import re
+import struct
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from .config import FakeQuantizeKey, VariantKey
+from .config import CHOICE_RELATIVE, FakeQuantizeKey, VariantKey
 
 DTYPES = ("bfloat16", "float16", "float32")
 ERR_MODES = ("mae", "mse")
@@ -79,9 +80,12 @@ _DIV_D_FMA = re.compile(
     r"\s*[%\w]+;\s*// fos: div-d fma"
 )
 # choose_by_bound's threshold relative (p4 + p6) + margin (y4 + y6) as one fma, relative
-# 2^-16 (mae) or 2^-15 (mse): a bound with slack, not a rounding SPEC fixes.
+# one of config.CHOICE_RELATIVE's: a bound with slack, not a rounding SPEC fixes.
+_RELATIVE_HEX = "|".join(sorted({f"{struct.unpack('<I', struct.pack('<f', v))[0]:08X}"
+                                 for v in CHOICE_RELATIVE.values()}))  # fmt: skip
 _BOUND_FMA = re.compile(
-    r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f3(7800000|8000000),\s*[%\w]+;\s*// fos: bound fma"
+    r"\bfma\.rn\.f32\s+[%\w]+,\s*[%\w]+,\s*0f(" + _RELATIVE_HEX + r"),\s*[%\w]+;"
+    r"\s*// fos: bound fma"
 )
 # The mse fast path's error sum RN(e + d d): an approximate error within choose_by_bound's
 # bound, not a rounding SPEC fixes (choice.add_square); the same register squared.

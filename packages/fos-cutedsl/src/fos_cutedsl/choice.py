@@ -21,8 +21,7 @@ from cutlass import Float32, Int32
 from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T, dsl_user_op
 
-from .config import CHOICE_ABSOLUTE as CHOICE_ABSOLUTE  # re-exported: the margins
-from .config import CHOICE_RELATIVE as CHOICE_RELATIVE
+from .config import CHOICE_ABSOLUTE as CHOICE_ABSOLUTE  # re-exported: the absolute margin
 from .e2m1 import DIV_D_FMA_TAG
 from .ieee import _asm, _f, _f32_hex, _i, abs_f32, add_rn, mul_rn
 

@@ -7,11 +7,7 @@ case $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1) in
   *H200*) ;;
   *) exec bash bench/results/raw/h200-v54-scripts/call2.sh ;;
 esac
-start=$SECONDS
-deadline=${DEADLINE:-570}
-left() { echo $((deadline - (SECONDS - start))); }
-source bench/results/raw/h200-v38-scripts/prep.sh
-nvidia-smi --query-gpu=name --format=csv,noheader
+source bench/results/raw/h200-v54-scripts/start.sh
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"
 ls scratch/peers/fouroversix/src/fouroversix/quantize > /dev/null && echo "peer checkout present"
 timeout $(($(left) - 10)) python3 bench/bench.py --repeat 3 --buffers 2 --back-to-back \

@@ -3,11 +3,7 @@
 # gpu_verify_elementwise.py's grouped stage; each step only if it can end before DEADLINE s.
 #   bash .gpu/install.sh > /dev/null && FOS_COMMIT=<sha> [DEADLINE=570] bash bench/results/raw/h200-v54-scripts/call2.sh
 set -uo pipefail
-start=$SECONDS
-deadline=${DEADLINE:-570}
-left() { echo $((deadline - (SECONDS - start))); }
-source bench/results/raw/h200-v38-scripts/prep.sh
-nvidia-smi --query-gpu=name --format=csv,noheader
+source bench/results/raw/h200-v54-scripts/start.sh
 timeout 240 python3 -m pytest -q -n 15 -p no:cacheprovider tests/cutedsl/test_grouped_kernel.py \
   > $OUT/logs/pytest_grouped.log 2>&1
 echo "grouped kernel tests rc=$? ($((SECONDS - start)) s)"; tail -n 3 $OUT/logs/pytest_grouped.log

@@ -3,11 +3,7 @@
 # fake-quantize files; each step only if it can end before DEADLINE s.
 #   bash .gpu/install.sh > /dev/null && FOS_COMMIT=<sha> [DEADLINE=570] bash bench/results/raw/h200-v54-scripts/call3.sh
 set -uo pipefail
-start=$SECONDS
-deadline=${DEADLINE:-570}
-left() { echo $((deadline - (SECONDS - start))); }
-source bench/results/raw/h200-v38-scripts/prep.sh
-nvidia-smi --query-gpu=name --format=csv,noheader
+source bench/results/raw/h200-v54-scripts/start.sh
 t=tests/cutedsl
 timeout $(($(left) / 2)) python3 -m pytest -q -n 15 -p no:cacheprovider $t/test_dual_kernel.py \
   $t/test_row_amax_kernel.py $t/test_amax_kernel.py $t/test_dequantize_kernel.py \

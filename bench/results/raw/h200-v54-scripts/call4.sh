@@ -3,11 +3,7 @@
 # end before DEADLINE s.
 #   bash .gpu/install.sh > /dev/null && FOS_COMMIT=<sha> [DEADLINE=570] bash bench/results/raw/h200-v54-scripts/call4.sh
 set -uo pipefail
-start=$SECONDS
-deadline=${DEADLINE:-570}
-left() { echo $((deadline - (SECONDS - start))); }
-source bench/results/raw/h200-v38-scripts/prep.sh
-nvidia-smi --query-gpu=name --format=csv,noheader
+source bench/results/raw/h200-v54-scripts/start.sh
 timeout $(($(left) - 150)) python3 tests/cutedsl/gpu_verify.py --out $OUT > $OUT/logs/gpu_verify.log 2>&1
 echo "gpu_verify rc=$? ($((SECONDS - start)) s)"; tail -n 12 $OUT/logs/gpu_verify.log
 [ $(left) -gt 60 ] && timeout $(left) python3 tests/cutedsl/gpu_verify_fake.py \

@@ -7,7 +7,9 @@ No torch import: it reads JSON only, so plots and summaries work anywhere.
 
 Prints, for every target row of issues 23 and 27, the op, shape, mode, median
 us, % of copy (median and worst over every run and buffer) and the target; the
-worst counts. Exit status 0 whatever the numbers (this is a report).
+worst counts. Then the time ratios: mse over mae (issue 27), grouped over
+per-tensor (issue 25), swizzled over plain scales (issue 26). Exit status 0
+whatever the numbers (this is a report).
 """
 
 from __future__ import annotations
@@ -242,6 +244,32 @@ def swizzle_rows(payload: dict) -> list[dict]:
     return out
 
 
+def mse_rows(payload: dict) -> list[dict]:
+    """Each mse quantize case beside the mae case of the same shape and mode (issue 27: at
+    most 1.05x the time)."""
+    fos = {case_of(r): r for r in aggregate(payload["records"]) if r["impl"] == "fos"}
+    out = []
+    for key, r in fos.items():
+        if key.op != "quantize" or key.err_mode != "mse" or r["us"] is None:
+            continue
+        mae = fos.get(key._replace(err_mode="mae"), {})
+        mode = "row" if key.row_scaled else "tensor"
+        out.append({"shape": f"{key.rows}x{key.cols}", "dtype": key.dtype, "block": key.block,
+                    "amax": mode, "l2": key.l2, "us": r["us"], "mae_us": mae.get("us"),
+                    "ratio": _ratio(r["us"], mae.get("us"))})  # fmt: skip
+    return out
+
+
+def print_mse(payload: dict) -> None:
+    rows = mse_rows(payload)
+    if rows:
+        print("quantize, mse against mae (target: at most 1.05x the time)")
+    for r in rows:
+        print(f"{r['shape']:>10} {r['dtype']:>8} {r['block']:>5} {r['amax']:>6} {r['l2']:>7} "
+              f"{_num(r['us'], '.1f', 8)} us against {_num(r['mae_us'], '.1f', 8)} us: "
+              f"{_num(r['ratio'], '.3f', 6)}")  # fmt: skip
+
+
 def print_swizzle(payload: dict) -> None:
     rows = swizzle_rows(payload)
     if rows:
@@ -255,6 +283,7 @@ def print_swizzle(payload: dict) -> None:
 
 def print_bench(payload: dict) -> None:
     print_targets(payload)
+    print_mse(payload)
     print_grouped(payload)
     print_swizzle(payload)
 

@@ -150,6 +150,22 @@ def test_grouped_and_swizzle_rows_find_their_baselines(summary):
     assert swizzled["plain_us"] == 40.0 and swizzled["ratio"] == 41.0 / 40.0
 
 
+def test_mse_rows_find_their_mae_case(summary):
+    """Each mse quantize sits beside the mae case of its shape and mode, and nothing else."""
+    base = {"op": "quantize", "rows": 32, "cols": 16, "dtype": "bfloat16", "block": "1x16",
+            "l2": "flushed", "experts": 0, "swizzle": False, "data": "normal", "impl": "fos",
+            "timing": "graph", "bitwise_equal": True, "buffers": 1, "us_min": 1.0,
+            "us_max": 99.0, "pct_of_copy": 50.0, "pct_of_copy_min": 50.0}  # fmt: skip
+    records = [
+        {**base, "row_scaled": False, "err_mode": "mae", "us": 10.0},
+        {**base, "row_scaled": True, "err_mode": "mae", "us": 20.0},
+        {**base, "row_scaled": True, "err_mode": "mse", "us": 21.0},
+        {**base, "row_scaled": True, "err_mode": "mse", "us": 1.0, "impl": "reference"},
+    ]  # fmt: skip
+    (row,) = summary.mse_rows({"records": records})
+    assert row["amax"] == "row" and row["mae_us"] == 20.0 and row["ratio"] == 21.0 / 20.0
+
+
 def test_plot_reads_the_committed_results(tmp_path, monkeypatch):
     """The plot takes the committed GPU results too (records from before "op" are quantize)."""
     pytest.importorskip("matplotlib")

@@ -122,13 +122,15 @@ def aggregate(records: list[dict]) -> list[dict]:
     return rows
 
 
+def _fos_cases(payload: dict) -> dict:
+    """The aggregated rows of the public op (``impl`` "fos"; fos_cutedsl rows are beside
+    it), by case."""
+    return {case_of(r): r for r in aggregate(payload["records"]) if r["impl"] == "fos"}
+
+
 def target_rows(payload: dict) -> list[dict]:
     """The aggregated fos row of each target (None fields where it was not measured)."""
-    fos = {
-        case_of(r): r
-        for r in aggregate(payload["records"])
-        if r["impl"] == "fos"  # the public op; fos_cutedsl rows are beside it
-    }
+    fos = _fos_cases(payload)
     out = []
     for op, rows, cols, block, row_scaled, err_mode, target, *experts in TARGETS:
         experts = experts[0] if experts else 0
@@ -233,7 +235,7 @@ def print_cold_start(payload: dict) -> None:
 def swizzle_rows(payload: dict) -> list[dict]:
     """Each quantize_rowwise_columnwise case with swizzled scales beside the plain one (issue 26:
     at most 3% slower)."""
-    fos = {case_of(r): r for r in aggregate(payload["records"]) if r["impl"] == "fos"}
+    fos = _fos_cases(payload)
     out = []
     for key, r in fos.items():
         if key.op != "quantize_rowwise_columnwise" or not key.swizzle or r["us"] is None:
@@ -247,7 +249,7 @@ def swizzle_rows(payload: dict) -> list[dict]:
 def mse_rows(payload: dict) -> list[dict]:
     """Each mse quantize case beside the mae case of the same shape and mode (issue 27: at
     most 1.05x the time)."""
-    fos = {case_of(r): r for r in aggregate(payload["records"]) if r["impl"] == "fos"}
+    fos = _fos_cases(payload)
     out = []
     for key, r in fos.items():
         if key.op != "quantize" or key.err_mode != "mse" or r["us"] is None:

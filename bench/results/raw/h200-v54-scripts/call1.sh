@@ -3,7 +3,8 @@
 # them in the committed run), 3 runs x 2 buffers, back to back; on another GPU, call2.sh.
 #   bash .gpu/install.sh > /dev/null && FOS_COMMIT=<sha> [DEADLINE=570] bash bench/results/raw/h200-v54-scripts/call1.sh
 set -uo pipefail
-case $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1) in
+# FOS_ANY_GPU=1 (v55's call4.sh): the bench on whatever GPU this is.
+[ -n "${FOS_ANY_GPU:-}" ] || case $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1) in
   *H200*) ;;
   *) exec bash bench/results/raw/h200-v54-scripts/call2.sh ;;
 esac
